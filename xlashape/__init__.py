@@ -1,0 +1,29 @@
+"""xlashape: XLA's shapes and layouts for NumPy.
+
+Turns whole batches of multi-dimensional indices into linear offsets and
+back, for any ``minor_to_major`` layout, padded layouts included.
+"""
+
+from .errors import IndexOutOfBoundsError
+from .index_util import IndexUtil
+from .layout import Layout
+from .layout_util import LayoutUtil
+from .primitive_type import PaddingValue, PrimitiveType
+from .shape import Shape
+from .shape_util import ShapeUtil
+from .threads import get_num_threads, set_num_threads
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "IndexOutOfBoundsError",
+    "IndexUtil",
+    "Layout",
+    "LayoutUtil",
+    "PaddingValue",
+    "PrimitiveType",
+    "Shape",
+    "ShapeUtil",
+    "get_num_threads",
+    "set_num_threads",
+]

@@ -1,0 +1,107 @@
+"""The Layout: how an array's elements are ordered in linear memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ._validate import as_int_tuple
+from .primitive_type import PaddingValue
+
+__all__ = ["Layout"]
+
+
+class Layout:
+    """XLA's Layout proto: ``minor_to_major``, ``padded_dimensions`` and
+    ``padding_value``.
+
+    ``minor_to_major`` lists the dimension numbers from the most minor (the
+    one that changes fastest in memory) to the most major. ``padded_dimensions``
+    is empty, or holds one width per dimension to which that dimension is
+    padded. Layouts are immutable, hashable and equal by value; whether a
+    layout fits a shape is checked when the :class:`Shape` is built.
+
+    >>> Layout((0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
+    Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
+    """
+
+    __slots__ = ("_minor_to_major", "_padded_dimensions", "_padding_value")
+
+    def __init__(
+        self,
+        minor_to_major: Iterable[int],
+        padded_dimensions: Iterable[int] = (),
+        padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
+    ) -> None:
+        m2m = as_int_tuple(minor_to_major, "minor_to_major")
+        padded = as_int_tuple(padded_dimensions, "padded_dimensions")
+        try:
+            pad = PaddingValue(padding_value)
+        except ValueError:
+            raise ValueError(
+                f"padding_value must be a PaddingValue (0 to 5), got {padding_value!r}"
+            ) from None
+        object.__setattr__(self, "_minor_to_major", m2m)
+        object.__setattr__(self, "_padded_dimensions", padded)
+        object.__setattr__(self, "_padding_value", pad)
+
+    @classmethod
+    def from_major_to_minor(
+        cls,
+        major_to_minor: Iterable[int],
+        padded_dimensions: Iterable[int] = (),
+        padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
+    ) -> Layout:
+        """A layout from the major-to-minor order used by JAX and NumPy."""
+        return cls(
+            tuple(as_int_tuple(major_to_minor, "major_to_minor"))[::-1],
+            padded_dimensions,
+            padding_value,
+        )
+
+    @property
+    def minor_to_major(self) -> tuple[int, ...]:
+        return self._minor_to_major
+
+    @property
+    def major_to_minor(self) -> tuple[int, ...]:
+        """``minor_to_major`` reversed: the order JAX and NumPy use."""
+        return self._minor_to_major[::-1]
+
+    @property
+    def padded_dimensions(self) -> tuple[int, ...]:
+        return self._padded_dimensions
+
+    @property
+    def padding_value(self) -> PaddingValue:
+        return self._padding_value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Layout is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Layout is immutable; cannot delete {name!r}")
+
+    def _key(self) -> tuple:
+        return (self._minor_to_major, self._padded_dimensions, self._padding_value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(("Layout",) + self._key())
+
+    def __reduce__(self):
+        return (Layout, self._key())
+
+    def __repr__(self) -> str:
+        parts = [f"minor_to_major={self._minor_to_major}"]
+        if self._padded_dimensions:
+            parts.append(f"padded_dimensions={self._padded_dimensions}")
+        if self._padding_value != PaddingValue.INVALID_PAD:
+            parts.append(f"padding_value=PaddingValue.{self._padding_value.name}")
+        return f"Layout({', '.join(parts)})"
+
+    def __str__(self) -> str:
+        return "{" + ",".join(map(str, self._minor_to_major)) + "}"

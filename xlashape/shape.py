@@ -1,0 +1,221 @@
+"""The Shape: element type, dimensions and layout of an array."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ._plan import LayoutPlan
+from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
+from .layout import Layout
+from .primitive_type import PrimitiveType
+
+__all__ = ["Shape", "require_shape", "validate_layout"]
+
+# The spec's letters for 2-D to 4-D arrays, by dimension number.
+_LETTERS = {2: "yx", 3: "zyx", 4: "pzyx"}
+
+
+def validate_layout(layout: Layout, dimensions: tuple[int, ...]) -> None:
+    """Raise ValueError unless ``layout`` fits an array of ``dimensions``.
+
+    The checks and their messages follow XLA's ``ValidateLayoutForShape``.
+    """
+    rank = len(dimensions)
+    m2m = layout.minor_to_major
+    if len(m2m) != rank:
+        raise ValueError(
+            f"layout minor_to_major field contains {len(m2m)} elements, "
+            f"but shape is rank {rank}: {layout}"
+        )
+    seen = set()
+    for dim in m2m:
+        if not 0 <= dim < rank:
+            raise ValueError(
+                f"layout minor_to_major field has out-of-bounds value {dim}: "
+                f"{layout}; values must lie in [0, {rank})"
+            )
+        if dim in seen:
+            raise ValueError(
+                f"layout minor_to_major field has duplicate values: {layout} "
+                f"repeats dimension {dim}"
+            )
+        seen.add(dim)
+    padded = layout.padded_dimensions
+    if padded:
+        if len(padded) != rank:
+            raise ValueError(
+                f"layout has {len(padded)} padded dimensions, but shape is rank {rank}"
+            )
+        for i, (width, size) in enumerate(zip(padded, dimensions)):
+            if width < size:
+                raise ValueError(
+                    f"for dimension {i}, dimension padding ({width}) is smaller "
+                    f"than the dimension size ({size}) of the shape"
+                )
+
+
+class Shape:
+    """An array shape: element type, dimension sizes and a :class:`Layout`.
+
+    ``layout=None`` gives the default major-to-minor layout ``{n-1,...,0}``
+    (row-major). The shape is validated when built: sizes are >= 0, the layout
+    fits the rank, padded widths are at least the sizes, and the padded
+    element count fits in int64. Shapes are immutable, hashable and equal by
+    value (type, dimensions and the whole layout).
+
+    >>> s = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
+    >>> s.rank, s.strides, s.buffer_size
+    (2, (1, 3), 15)
+    """
+
+    __slots__ = ("_element_type", "_dimensions", "_layout", "_plan")
+
+    def __init__(
+        self,
+        element_type: PrimitiveType | int | str,
+        dimensions: Iterable[int],
+        layout: Layout | None = None,
+    ) -> None:
+        etype = PrimitiveType.coerce(element_type)
+        if not etype.is_array:
+            raise ValueError(
+                f"{etype.name} is not an array element type; a Shape here "
+                "describes arrays only"
+            )
+        dims = as_int_tuple(dimensions, "dimensions")
+        for i, size in enumerate(dims):
+            if size < 0:
+                raise ValueError(
+                    f"shape's dimensions must not be < 0; dimension at index {i} "
+                    f"was {size}"
+                )
+        if layout is None:
+            layout = Layout(range(len(dims) - 1, -1, -1))
+        elif not isinstance(layout, Layout):
+            raise TypeError(f"layout must be a Layout or None, got {type(layout).__name__}")
+        validate_layout(layout, dims)
+        widths = layout.padded_dimensions or dims
+        count = math.prod(widths)
+        if count > INT64_MAX:
+            raise OverflowError(
+                f"shape {etype.text}[{','.join(map(str, dims))}] holds {count} "
+                f"elements (padded widths {list(widths)}), more than the int64 "
+                f"maximum {INT64_MAX}"
+            )
+        object.__setattr__(self, "_element_type", etype)
+        object.__setattr__(self, "_dimensions", dims)
+        object.__setattr__(self, "_layout", layout)
+        object.__setattr__(self, "_plan", LayoutPlan(dims, layout.minor_to_major, widths))
+
+    # -- the model -------------------------------------------------------
+    @property
+    def element_type(self) -> PrimitiveType:
+        return self._element_type
+
+    @property
+    def dimensions(self) -> tuple[int, ...]:
+        return self._dimensions
+
+    @property
+    def layout(self) -> Layout:
+        return self._layout
+
+    @property
+    def rank(self) -> int:
+        return len(self._dimensions)
+
+    @property
+    def true_rank(self) -> int:
+        """The number of dimensions whose size is not 1."""
+        return sum(1 for d in self._dimensions if d != 1)
+
+    def dimension(self, dimension_number: int) -> int:
+        """The size of a dimension; negative numbers count from the end."""
+        return self._dimensions[normalize_dimension(dimension_number, self.rank)]
+
+    def _letter(self, letter: str) -> int:
+        letters = _LETTERS.get(self.rank, "")
+        if letter not in letters:
+            raise AttributeError(
+                f"dimension letter {letter!r} names a dimension of "
+                + {"x": "2-D to 4-D", "y": "2-D to 4-D", "z": "3-D and 4-D", "p": "4-D"}[letter]
+                + f" arrays only; this shape is rank {self.rank}"
+            )
+        return self._dimensions[letters.index(letter)]
+
+    @property
+    def x(self) -> int:
+        """Size of the x dimension: the last one of a 2-D to 4-D array."""
+        return self._letter("x")
+
+    @property
+    def y(self) -> int:
+        """Size of the y dimension: dimension 0 of 2-D, 1 of 3-D, 2 of 4-D."""
+        return self._letter("y")
+
+    @property
+    def z(self) -> int:
+        """Size of the z dimension: dimension 0 of 3-D, 1 of 4-D."""
+        return self._letter("z")
+
+    @property
+    def p(self) -> int:
+        """Size of the p dimension: dimension 0 of a 4-D array."""
+        return self._letter("p")
+
+    # -- memory ----------------------------------------------------------
+    @property
+    def padded_dimensions(self) -> tuple[int, ...]:
+        """The width each dimension occupies in memory (its size if unpadded)."""
+        return self._layout.padded_dimensions or self._dimensions
+
+    @property
+    def element_count(self) -> int:
+        """The number of array elements (padding not counted)."""
+        return math.prod(self._dimensions)
+
+    @property
+    def buffer_size(self) -> int:
+        """The number of elements in the linear buffer, padding included."""
+        return self._plan.size
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Each dimension's stride in elements, following the layout."""
+        return self._plan.strides
+
+    # -- value semantics -------------------------------------------------
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Shape is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Shape is immutable; cannot delete {name!r}")
+
+    def _key(self) -> tuple:
+        return (self._element_type, self._dimensions, self._layout)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Shape):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(("Shape",) + self._key())
+
+    def __reduce__(self):
+        return (Shape, self._key())
+
+    def __repr__(self) -> str:
+        return f"Shape({self._element_type.text!r}, {self._dimensions}, {self._layout!r})"
+
+    def __str__(self) -> str:
+        dims = ",".join(map(str, self._dimensions))
+        return f"{self._element_type.text}[{dims}]{self._layout}"
+
+
+def require_shape(value: object, name: str = "shape") -> Shape:
+    """``value`` itself if it is a Shape; TypeError otherwise."""
+    if not isinstance(value, Shape):
+        raise TypeError(f"{name} must be a Shape, got {type(value).__name__}")
+    return value

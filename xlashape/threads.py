@@ -1,0 +1,76 @@
+"""How many threads the batch kernels use, and the pool that runs them.
+
+Large batches are cut into one contiguous chunk per thread; every kernel
+releases the GIL, so the chunks run in parallel. Results do not depend on the
+thread count. Batches too small to repay a hand-off stay on the calling
+thread.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from ._validate import as_int
+
+__all__ = ["get_num_threads", "set_num_threads"]
+
+# Below this many rows per thread, splitting costs more than it saves.
+MIN_ROWS_PER_THREAD = 1 << 16
+
+_default_threads = os.cpu_count() or 1
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def get_num_threads() -> int:
+    """The number of threads a batch call uses when ``threads`` is None."""
+    return _default_threads
+
+
+def set_num_threads(threads: int) -> int:
+    """Set the default thread count; returns the previous one."""
+    global _default_threads
+    previous = _default_threads
+    _default_threads = check_threads(threads)
+    return previous
+
+
+def check_threads(threads: object) -> int:
+    """A thread count: None means the default; otherwise an int >= 1."""
+    if threads is None:
+        return _default_threads
+    n = as_int(threads, "threads")
+    if n < 1:
+        raise ValueError(f"threads must be >= 1 (or None for the default), got {n}")
+    return n
+
+
+def _get_pool() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(
+                max_workers=max(os.cpu_count() or 1, 2) * 2,
+                thread_name_prefix="xlashape",
+            )
+        return _pool
+
+
+def run_chunks(task: Callable[[int, int], int], n: int, threads: object) -> int:
+    """Run ``task(start, stop)`` over [0, n) in per-thread chunks.
+
+    Each task returns the first bad row of its chunk or -1; this returns the
+    first bad row overall, or -1.
+    """
+    count = min(check_threads(threads), max(n // MIN_ROWS_PER_THREAD, 1))
+    if count == 1:
+        return task(0, n)
+    bounds = [n * k // count for k in range(count + 1)]
+    pool = _get_pool()
+    futures = [pool.submit(task, bounds[k], bounds[k + 1]) for k in range(1, count)]
+    results = [task(bounds[0], bounds[1])] + [f.result() for f in futures]
+    bad = [row for row in results if row >= 0]
+    return min(bad) if bad else -1
