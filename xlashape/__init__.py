@@ -4,6 +4,7 @@ Turns whole batches of multi-dimensional indices into linear offsets and
 back, for any ``minor_to_major`` layout, padded layouts included.
 """
 
+from . import reference
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
 from .layout import Layout

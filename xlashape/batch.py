@@ -24,12 +24,19 @@ MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
 BLOCK = 1 << 16
 
 
-def as_index_array(values: object, what: str, *, allow_bool: bool = False) -> np.ndarray:
+def as_index_array(
+    values: object, what: str, *, allow_bool: bool = False, numpy_empty_rule: bool = False
+) -> np.ndarray:
     """``values`` as an integer array in native byte order, without copying
-    when it already is one. Booleans are read as 0 and 1 only if allowed."""
+    when it already is one. Booleans are read as 0 and 1 only if allowed.
+
+    An empty list (which NumPy types as float64) counts as int64, unless
+    ``numpy_empty_rule`` asks for NumPy's TypeError."""
     array = np.asarray(values)
     kind = array.dtype.kind
-    if kind == "b" and allow_bool:
+    if array.size == 0 and not isinstance(values, np.ndarray) and not numpy_empty_rule:
+        array = array.astype(np.int64)
+    elif kind == "b" and allow_bool:
         array = array.view(np.uint8)
     elif kind not in "iu":
         raise TypeError(f"{what} must hold integers, got an array of dtype {array.dtype}")

@@ -1,0 +1,38 @@
+"""Hypothesis strategies: random shapes with random layouts and padding."""
+
+from __future__ import annotations
+
+import math
+
+import hypothesis.strategies as st
+import numpy as np
+
+from xlashape import Layout, PaddingValue, Shape
+
+# Element types whose byte sizes differ, to exercise byte_size_of.
+ELEMENT_TYPES = ("pred", "s8", "u16", "f32", "s64", "c128", "bf16")
+
+
+@st.composite
+def shapes(draw, max_rank: int = 8, max_size: int = 4, max_elements: int = 4096, pad: bool = True):
+    """A Shape of rank 0..max_rank with sizes 0..max_size, a random
+    minor_to_major permutation and, sometimes, padding."""
+    rank = draw(st.integers(0, max_rank))
+    dims = draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank))
+    m2m = draw(st.permutations(range(rank)))
+    padded = ()
+    if pad and rank and draw(st.booleans()):
+        padded = tuple(d + draw(st.integers(0, 2)) for d in dims)
+    if math.prod(padded or dims) > max_elements:
+        padded = ()
+        dims = [min(d, 2) for d in dims]
+    value = draw(st.sampled_from(list(PaddingValue))) if pad else PaddingValue.INVALID_PAD
+    return Shape(draw(st.sampled_from(ELEMENT_TYPES)), dims, Layout(m2m, padded, value))
+
+
+def all_multi_indices(shape: Shape) -> np.ndarray:
+    """Every in-bounds multi-index of ``shape``, row-major, as (N, rank)."""
+    if shape.rank == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    grids = np.indices(shape.dimensions).reshape(shape.rank, -1)
+    return np.ascontiguousarray(grids.T)
