@@ -5,10 +5,12 @@ back, for any ``minor_to_major`` layout, padded layouts included.
 """
 
 from . import reference
+from .convert import ravel, unravel
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
 from .layout import Layout
 from .layout_util import LayoutUtil
+from .numpy_compat import ravel_multi_index, unravel_index
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape_util import ShapeUtil
@@ -26,5 +28,9 @@ __all__ = [
     "Shape",
     "ShapeUtil",
     "get_num_threads",
+    "ravel",
+    "ravel_multi_index",
     "set_num_threads",
+    "unravel",
+    "unravel_index",
 ]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import batch, reference
+from . import convert, reference
 from ._validate import as_int, as_int_tuple, normalize_dimension
 from .shape import Shape, require_shape
 
@@ -50,13 +50,7 @@ class IndexUtil:
                     f"multi-index must hold integers, got an array of dtype {multi_index.dtype}"
                 )
             return plan.ravel_one(multi_index)
-        rows = batch.as_index_array(multi_index, "multi-indices")
-        if rows.ndim != 2 or rows.shape[1] != plan.rank:
-            raise ValueError(
-                f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
-                f"rank-{plan.rank} shape, got shape {rows.shape}"
-            )
-        return batch.ravel_array(plan, rows, out=out, threads=threads)
+        return convert.ravel(multi_index, shape, out=out, threads=threads)
 
     @staticmethod
     def linear_index_to_multidimensional_index(
@@ -74,13 +68,7 @@ class IndexUtil:
         plan = require_shape(shape)._plan
         if not isinstance(linear_index, (list, tuple, np.ndarray)) or np.ndim(linear_index) == 0:
             return plan.unravel_one(linear_index)
-        linear = batch.as_index_array(linear_index, "linear indices")
-        if linear.ndim != 1:
-            raise ValueError(
-                f"a batch of linear indices must be 1-D, got shape {linear.shape}"
-            )
-        out = batch.check_out(out, (linear.shape[0], plan.rank), [linear])
-        return batch.unravel(plan, linear, out, threads)
+        return convert.unravel(linear_index, shape, out=out, threads=threads)
 
     @staticmethod
     def bump_indices(shape: Shape, indices: list[int] | np.ndarray) -> bool:
