@@ -86,7 +86,10 @@ def ravel_multi_index(
         return batch.ravel_array(shape._plan, rows, codes, out, threads)
     columns = np.broadcast_arrays(*_columns(multi_index, shape.rank))
     if not columns:  # rank 0: the one multi-index () is at 0
-        return np.intp(0) if out is None else np.copyto(out, 0) or out
+        if out is None:
+            return np.intp(0)
+        _flat_out(out, ()).fill(0)
+        return out
     result_shape = columns[0].shape if columns else ()
     flat_out = None if out is None else _flat_out(out, result_shape)
     result = batch.ravel_columns(shape._plan, [c.reshape(-1) for c in columns], codes, flat_out, threads)
