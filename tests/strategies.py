@@ -14,10 +14,10 @@ ELEMENT_TYPES = ("pred", "s8", "u16", "f32", "s64", "c128", "bf16")
 
 
 @st.composite
-def shapes(draw, max_rank: int = 8, max_size: int = 4, max_elements: int = 4096, pad: bool = True):
-    """A Shape of rank 0..max_rank with sizes 0..max_size, a random
+def shapes(draw, min_rank: int = 0, max_rank: int = 8, max_size: int = 4, max_elements: int = 4096, pad: bool = True):
+    """A Shape of rank min_rank..max_rank with sizes 0..max_size, a random
     minor_to_major permutation and, sometimes, padding."""
-    rank = draw(st.integers(0, max_rank))
+    rank = draw(st.integers(min_rank, max_rank))
     dims = draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank))
     m2m = draw(st.permutations(range(rank)))
     padded = ()

@@ -1,0 +1,289 @@
+"""The drop-ins behave exactly as NumPy's functions, and go further."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import xlashape as xs
+from inputs import DTYPES, index_arrays
+from oracles import numpy_ravel
+from strategies import all_multi_indices, shapes
+
+DIMS = (3, 4, 5)
+ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
+
+
+def outcome(call):
+    """('ok', value) or ('error', exception type) of a call."""
+    try:
+        return "ok", call()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return "error", type(e)
+
+
+def assert_same(ours, theirs):
+    """Both raise the same exception type, or both return equal values of
+    equal dtypes and shapes (tuples element by element)."""
+    (kind, a), (kind_np, b) = outcome(ours), outcome(theirs)
+    if kind_np == "error":
+        assert kind == "error", f"NumPy raised {b.__name__}, xlashape returned {a!r}"
+        assert issubclass(a, b), f"NumPy raised {b.__name__}, xlashape {a.__name__}"
+        return
+    assert kind == "ok", f"xlashape raised {a.__name__}, NumPy returned {b!r}"
+    pairs = zip(a, b) if isinstance(b, tuple) else [(a, b)]
+    assert type(a) is type(b)
+    for x, y in pairs:
+        assert type(x) is type(y)
+        assert np.shape(x) == np.shape(y) and np.asarray(x).dtype == np.asarray(y).dtype
+        np.testing.assert_array_equal(x, y)
+
+
+# -- same results as NumPy ---------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip", ("wrap", "clip", "raise")])
+@pytest.mark.parametrize("label, rows", list(index_arrays(ROWS)))
+def test_ravel_every_input_form(label, rows, mode, order):
+    columns = tuple(np.asarray(rows).T)
+    assert_same(
+        lambda: xs.ravel_multi_index(columns, DIMS, mode=mode, order=order),
+        lambda: np.ravel_multi_index(columns, DIMS, mode=mode, order=order),
+    )
+
+
+@pytest.mark.parametrize("label, transposed", list(index_arrays(ROWS.T)))
+def test_ravel_of_a_rank_by_n_array(label, transposed):
+    assert_same(
+        lambda: xs.ravel_multi_index(transposed, DIMS),
+        lambda: np.ravel_multi_index(transposed, DIMS),
+    )
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("label, offsets", list(index_arrays(np.array([0, 59, 17, 33, 1]))))
+def test_unravel_every_input_form(label, offsets, order):
+    assert_same(
+        lambda: xs.unravel_index(offsets, DIMS, order=order),
+        lambda: np.unravel_index(offsets, DIMS, order=order),
+    )
+
+
+@pytest.mark.parametrize(
+    "multi_index, dims",
+    [
+        ((1, 2), (3, 4)),  # scalars give a scalar
+        ((np.int8(1), np.uint64(2)), (3, 4)),
+        ((np.array([[1, 2]]), np.array([0, 1])), (3, 3)),  # broadcasting
+        ((np.array([[1], [2]]), np.array([0, 1, 2])), (3, 3)),
+        ((np.array([], dtype=int), np.array([], dtype=int)), (2, 0)),
+        ((np.array([True, False]), 1), (2, 2)),
+        ((), ()),
+        ((1,), 6),
+        ([[1, 2], [0, 1]], (3, 4)),
+        (np.array([[[1, 2]], [[0, 1]]]), (3, 3)),
+        ((1, 2), np.array([3, 3])),
+        ((np.array(1), np.array(2)), (3, 4)),
+    ],
+)
+def test_ravel_shapes_and_scalars(multi_index, dims):
+    assert_same(
+        lambda: xs.ravel_multi_index(multi_index, dims),
+        lambda: np.ravel_multi_index(multi_index, dims),
+    )
+
+
+@pytest.mark.parametrize(
+    "indices, shape",
+    [
+        (5, (2, 3)),
+        (np.int8(5), (2, 3)),
+        ([5, 1], (2, 3)),
+        (np.array([[5, 1], [0, 2]]), (2, 3)),
+        (np.array([], dtype=np.uint64), (2, 3)),
+        (0, ()),
+        (np.zeros((2, 0), dtype=int), (2, 3)),
+        (True, (2, 3)),
+        (np.array(4, dtype=np.int16), np.array([2, 3])),
+        (np.array([3], dtype=np.int8), 6),
+    ],
+)
+def test_unravel_shapes_and_scalars(indices, shape):
+    assert_same(
+        lambda: xs.unravel_index(indices, shape),
+        lambda: np.unravel_index(indices, shape),
+    )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f(np.array([1.0]), (2,)),
+        lambda f: f((np.array([1]), np.array([0])), (2, 0), mode="wrap"),
+        lambda f: f((np.array([1]), np.array([0])), (2, 0), mode="clip"),
+        lambda f: f((np.array([5]), np.array([0])), (2, 0)),
+        lambda f: f((np.array([5]), np.array([0])), (2, 2)),
+        lambda f: f((np.array([-1]), np.array([0])), (2, 2)),
+        lambda f: f((np.array([5]), np.array([0])), (2**40, 2**40)),
+        lambda f: f((np.array([5]), np.array([0])), (-2, 3)),
+        lambda f: f((np.array([1]),), (3, 3)),
+        lambda f: f((1, 1), (3, 3), mode=("wrap", "bogus")),
+        lambda f: f((1, 1), (3, 3), mode=("wrap",)),
+        lambda f: f((1, 1), (3, 3), order="X"),
+        lambda f: f(np.array([[1], [1]], dtype=object), (3, 3)),
+        lambda f: f((np.array([[1, 2]]), np.array([0, 1, 1])), (3, 3)),
+        lambda f: f((1, 2), (3.0, 3)),
+        lambda f: f([[]], (3,)),
+    ],
+)
+def test_ravel_raises_what_numpy_raises(call):
+    assert_same(lambda: call(xs.ravel_multi_index), lambda: call(np.ravel_multi_index))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f(6, (2, 3)),
+        lambda f: f(-1, (2, 3)),
+        lambda f: f(1.0, (2, 3)),
+        lambda f: f(np.array([1.0]), (2, 3)),
+        lambda f: f([], (2, 3)),
+        lambda f: f(0, (2, 0)),
+        lambda f: f(1, (3, -3)),
+        lambda f: f(1, (2**62, 4)),
+        lambda f: f(5, (3, 3), order="A"),
+    ],
+)
+def test_unravel_raises_what_numpy_raises(call):
+    assert_same(lambda: call(xs.unravel_index), lambda: call(np.unravel_index))
+
+
+# -- beyond NumPy -------------------------------------------------------------
+
+
+@given(shapes(min_rank=1, max_rank=5))
+def test_minor_to_major_order_and_padding(shape):
+    rows = all_multi_indices(shape)
+    order, padded = shape.layout.minor_to_major, shape.layout.padded_dimensions or None
+    linear = xs.ravel_multi_index(tuple(rows.T), shape.dimensions, order=order, padded_dims=padded)
+    np.testing.assert_array_equal(linear, numpy_ravel(shape, rows))
+    back = xs.unravel_index(linear, shape.dimensions, order=order, padded_dims=padded)
+    np.testing.assert_array_equal(np.stack(back, axis=-1).reshape(rows.shape), rows)
+
+
+def test_errors_name_row_dimension_and_value():
+    with pytest.raises(ValueError, match=r"index 7 is out of bounds for dimension 1 with size 4 at row 2"):
+        xs.ravel_multi_index((np.array([0, 1, 2]), np.array([0, 3, 7])), (3, 4))
+    with pytest.raises(ValueError, match=r"linear index 12 is out of bounds for a buffer of 12 elements at row 1"):
+        xs.unravel_index(np.array([0, 12]), (3, 4))
+    with pytest.raises(IndexError, match=r"lands on padding"):
+        xs.unravel_index(3, (3, 4), order="F", padded_dims=(4, 4))
+
+
+def test_out_arguments():
+    out = np.zeros(5, dtype=np.int64)
+    assert xs.ravel_multi_index(tuple(ROWS.T), DIMS, out=out) is out
+    np.testing.assert_array_equal(out, np.ravel_multi_index(tuple(ROWS.T), DIMS))
+    out2 = np.zeros(5, dtype=np.int64)
+    assert xs.ravel_multi_index(ROWS.T, DIMS, out=out2) is out2
+    np.testing.assert_array_equal(out2, out)
+    rows_out = np.zeros((3, 5), dtype=np.int64)
+    result = xs.unravel_index(out, DIMS, out=rows_out)
+    assert all(np.shares_memory(r, rows_out) for r in result)
+    np.testing.assert_array_equal(rows_out, ROWS.T)
+    with pytest.raises(ValueError, match=r"out must have shape \(5,\)"):
+        xs.ravel_multi_index(tuple(ROWS.T), DIMS, out=np.zeros(4, dtype=np.int64))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        xs.ravel_multi_index(tuple(ROWS.T), DIMS, out=np.zeros(10, dtype=np.int64)[::2])
+    with pytest.raises(TypeError, match="int64"):
+        xs.unravel_index(out, DIMS, out=np.zeros((3, 5), dtype=np.int32))
+
+
+# -- NumPy's known bugs, one regression test each ------------------------------
+
+
+def test_numpy_7546_big_indices():
+    # Indices near the int64 limit must not overflow in the multiply-add.
+    dims = (2**32, 2**31 - 1)
+    index = (2**32 - 1, 2**31 - 2)
+    expected = (2**32 - 1) * (2**31 - 1) + 2**31 - 2
+    assert xs.ravel_multi_index(index, dims) == expected
+    assert xs.unravel_index(expected, dims) == index
+    big = (np.array([2**32 - 1, 0]), np.array([2**31 - 2, 1]))
+    np.testing.assert_array_equal(xs.ravel_multi_index(big, dims), [expected, 1])
+
+
+def test_numpy_9538_huge_shapes_are_refused_not_wrapped():
+    with pytest.raises(ValueError, match="more than the int64 maximum"):
+        xs.ravel_multi_index((1, 1, 1), (2**31, 2**31, 4))
+    with pytest.raises(ValueError, match="more than the int64 maximum"):
+        xs.unravel_index(1, (2**62, 4))
+
+
+def test_numpy_15690_zero_dimensions():
+    assert xs.ravel_multi_index((np.array([], dtype=int),) * 2, (0, 3)).shape == (0,)
+    assert [a.shape for a in xs.unravel_index(np.array([], dtype=int), (0, 3))] == [(0,), (0,)]
+    with pytest.raises(ValueError):
+        xs.unravel_index(0, (0, 3))
+    with pytest.raises(ValueError):
+        xs.ravel_multi_index((np.array([0]), np.array([0])), (0, 3), mode="clip")
+
+
+def test_numpy_19832_uint64_wrap_is_exact():
+    # NumPy returns 21: it casts 2**63 + 5 to int64 first.
+    index = (np.uint64(2**63 + 5), 0)
+    assert xs.ravel_multi_index(index, (10, 3), mode="wrap") == ((2**63 + 5) % 10) * 3 == 9
+    assert xs.ravel_multi_index(index, (10, 3), mode="clip") == 27
+    with pytest.raises(ValueError, match="index 9223372036854775813 is out of bounds for dimension 0"):
+        xs.ravel_multi_index(index, (10, 3))
+    for dtype in DTYPES:
+        values = np.array([np.iinfo(dtype).max, np.iinfo(dtype).min], dtype=dtype)
+        expected = [(int(v) % 10) * 3 for v in values]
+        assert xs.ravel_multi_index((values, np.zeros(2, dtype)), (10, 3), mode="wrap").tolist() == expected
+
+
+def test_numpy_31980_long_n_by_1_input():
+    # (N, 1) input longer than NumPy's 8192-element buffer.
+    rows = np.arange(20000).reshape(-1, 1) % 7
+    np.testing.assert_array_equal(xs.ravel_multi_index(rows.T, (7,)), rows[:, 0])
+    np.testing.assert_array_equal(xs.ravel(rows, xs.Shape("f32", [7])), rows[:, 0])
+    np.testing.assert_array_equal(xs.unravel_index(rows[:, 0], (7,))[0], rows[:, 0])
+
+
+# -- threads -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7])
+def test_results_do_not_depend_on_the_thread_count(threads):
+    rng = np.random.default_rng(threads)
+    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
+    rows = np.stack([rng.integers(0, d, 300_000) for d in shape.dimensions], axis=1)
+    expected = numpy_ravel(shape, rows)
+    for variant in (rows, np.asfortranarray(rows), rows[::-1]):
+        got = xs.ravel(variant, shape, threads=threads)
+        np.testing.assert_array_equal(got, numpy_ravel(shape, variant))
+    np.testing.assert_array_equal(xs.unravel(expected, shape, threads=threads), rows)
+    bad = rows.copy()
+    bad[250_000, 2] = 5
+    bad[280_000, 1] = -1
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 250000 of the batch"):
+        xs.ravel(bad, shape, threads=threads)
+    wrong = expected.copy()
+    wrong[123_457] = -3
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 123457 of the batch"):
+        xs.unravel(wrong, shape, threads=threads)
+
+
+def test_thread_count_setting():
+    previous = xs.set_num_threads(1)
+    try:
+        assert xs.get_num_threads() == 1
+    finally:
+        xs.set_num_threads(previous)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.set_num_threads(0)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=-2)
+    with pytest.raises(TypeError, match="threads must be an integer"):
+        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=1.5)
