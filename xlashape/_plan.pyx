@@ -31,6 +31,7 @@ cdef class LayoutPlan:
         self.dimensions = dimensions
         self.widths = widths
         self.minor_to_major = minor_to_major
+        self.padded = widths != dimensions
         self.extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
         self.stride = <uint64_t*> _alloc(rank, sizeof(uint64_t))
         self.order = <Py_ssize_t*> _alloc(rank, sizeof(Py_ssize_t))

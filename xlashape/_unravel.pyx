@@ -22,9 +22,10 @@ cdef inline bint _body(const index_t[:] linear, int64_t[:, :] out,
                        const FastDivisor* divisor, const Py_ssize_t* order,
                        const uint64_t* extent, uint64_t size,
                        Py_ssize_t start, Py_ssize_t stop,
-                       Py_ssize_t rank) noexcept nogil:
+                       Py_ssize_t rank, bint padded) noexcept nogil:
     # rank >= 1. Position k of minor_to_major is dimension order[k], of size
-    # extent[k] and padded width divisor[k].divisor.
+    # extent[k] and padded width divisor[k].divisor. Without padding, every
+    # offset below ``size`` is an element: only that is checked.
     cdef Py_ssize_t i, k
     cdef uint64_t n, q, r, bad = 0
     for i in range(start, stop):
@@ -33,20 +34,22 @@ cdef inline bint _body(const index_t[:] linear, int64_t[:, :] out,
         for k in range(rank - 1):
             q = fast_divide(n, &divisor[k])
             r = n - q * divisor[k].divisor
-            bad |= r >= extent[k]
+            if padded:
+                bad |= r >= extent[k]
             out[i, order[k]] = <int64_t> r
             n = q
         # What is left is the most major position: no division needed.
-        bad |= n >= extent[rank - 1]
+        if padded:
+            bad |= n >= extent[rank - 1]
         out[i, order[rank - 1]] = <int64_t> n
     return bad != 0
 
 
 cdef inline bint _ranked(const index_t[:] linear, int64_t[:, :] out,
                          LayoutPlan plan, Py_ssize_t start, Py_ssize_t stop,
-                         Py_ssize_t rank) noexcept nogil:
-    # Called with a constant rank: the copies live in registers and the
-    # inner loop unrolls.
+                         Py_ssize_t rank, bint padded) noexcept nogil:
+    # Called with a constant rank and padding flag: the copies live in
+    # registers, the inner loop unrolls and unneeded checks vanish.
     cdef FastDivisor divisor[MAX_UNROLLED_RANK]
     cdef Py_ssize_t order[MAX_UNROLLED_RANK]
     cdef uint64_t extent[MAX_UNROLLED_RANK]
@@ -56,30 +59,38 @@ cdef inline bint _ranked(const index_t[:] linear, int64_t[:, :] out,
         order[k] = plan.order[k]
         extent[k] = plan.order_extent[k]
     return _body(linear, out, divisor, order, extent, <uint64_t> plan.size,
-                 start, stop, rank)
+                 start, stop, rank, padded)
+
+
+cdef bint _unravel_padded(const index_t[:] linear, int64_t[:, :] out,
+                          LayoutPlan plan, Py_ssize_t start, Py_ssize_t stop,
+                          bint padded) noexcept nogil:
+    cdef Py_ssize_t rank = plan.rank
+    if rank == 1:
+        return _ranked(linear, out, plan, start, stop, 1, padded)
+    if rank == 2:
+        return _ranked(linear, out, plan, start, stop, 2, padded)
+    if rank == 3:
+        return _ranked(linear, out, plan, start, stop, 3, padded)
+    if rank == 4:
+        return _ranked(linear, out, plan, start, stop, 4, padded)
+    if rank == 5:
+        return _ranked(linear, out, plan, start, stop, 5, padded)
+    if rank == 6:
+        return _ranked(linear, out, plan, start, stop, 6, padded)
+    if rank == 7:
+        return _ranked(linear, out, plan, start, stop, 7, padded)
+    if rank == 8:
+        return _ranked(linear, out, plan, start, stop, 8, padded)
+    return _body(linear, out, plan.divisor, plan.order, plan.order_extent,
+                 <uint64_t> plan.size, start, stop, rank, padded)
 
 
 cdef bint _unravel(const index_t[:] linear, int64_t[:, :] out, LayoutPlan plan,
                    Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
-    cdef Py_ssize_t rank = plan.rank
-    if rank == 1:
-        return _ranked(linear, out, plan, start, stop, 1)
-    if rank == 2:
-        return _ranked(linear, out, plan, start, stop, 2)
-    if rank == 3:
-        return _ranked(linear, out, plan, start, stop, 3)
-    if rank == 4:
-        return _ranked(linear, out, plan, start, stop, 4)
-    if rank == 5:
-        return _ranked(linear, out, plan, start, stop, 5)
-    if rank == 6:
-        return _ranked(linear, out, plan, start, stop, 6)
-    if rank == 7:
-        return _ranked(linear, out, plan, start, stop, 7)
-    if rank == 8:
-        return _ranked(linear, out, plan, start, stop, 8)
-    return _body(linear, out, plan.divisor, plan.order, plan.order_extent,
-                 <uint64_t> plan.size, start, stop, rank)
+    if plan.padded:
+        return _unravel_padded(linear, out, plan, start, stop, True)
+    return _unravel_padded(linear, out, plan, start, stop, False)
 
 
 cdef bint _is_bad(uint64_t n, LayoutPlan plan) noexcept nogil:
