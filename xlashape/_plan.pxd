@@ -21,3 +21,6 @@ cdef class LayoutPlan:
     cdef Py_ssize_t* order                # the dimension number at that position
     cdef uint64_t* order_extent           # its size
     cdef FastDivisor* divisor             # its padded width, as a fast divisor
+
+    cdef object ravel_one(self, object multi_index)
+    cdef object unravel_one(self, object linear_index)

@@ -63,7 +63,7 @@ cdef class LayoutPlan:
         PyMem_Free(self.order_extent)
         PyMem_Free(self.divisor)
 
-    def ravel_one(self, multi_index):
+    cdef object ravel_one(self, object multi_index):
         """The linear index of one multi-index (a sequence of ints)."""
         cdef tuple idx = multi_index if type(multi_index) is tuple else tuple(multi_index)
         cdef Py_ssize_t j
@@ -87,7 +87,7 @@ cdef class LayoutPlan:
             acc += <uint64_t> v * self.stride[j]
         return <int64_t> acc
 
-    def unravel_one(self, linear_index):
+    cdef object unravel_one(self, object linear_index):
         """The multi-index (a tuple of ints) stored at one linear index."""
         cdef int64_t v
         cdef uint64_t n, q, r

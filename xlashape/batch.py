@@ -24,6 +24,18 @@ MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
 BLOCK = 1 << 16
 
 
+def _by_dtype(kernel) -> dict:
+    """A fused kernel's specialisations keyed by index dtype, so a call
+    skips Cython's (slower) run-time signature matching."""
+    return {np.dtype(name.removesuffix("_t")): f for name, f in kernel.__signatures__.items()}
+
+
+_RAVEL_ROWS = _by_dtype(_ravel.ravel_rows)
+_RAVEL_STRIDED = _by_dtype(_ravel.ravel_strided)
+_RAVEL_COLUMN = _by_dtype(_ravel.ravel_column)
+_UNRAVEL = _by_dtype(_unravel.unravel)
+
+
 def as_index_array(
     values: object, what: str, *, allow_bool: bool = False, numpy_empty_rule: bool = False
 ) -> np.ndarray:
@@ -32,6 +44,8 @@ def as_index_array(
 
     An empty list (which NumPy types as float64) counts as int64, unless
     ``numpy_empty_rule`` asks for NumPy's TypeError."""
+    if type(values) is np.ndarray and values.dtype.kind in "iu" and values.dtype.isnative:
+        return values  # the common case, first
     array = np.asarray(values)
     kind = array.dtype.kind
     if array.size == 0 and not isinstance(values, np.ndarray) and not numpy_empty_rule:
@@ -67,7 +81,7 @@ def check_out(out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray])
 
 def _mode_codes(modes: Sequence[int] | None, plan: LayoutPlan, n: int) -> bytes:
     codes = bytes(modes) if modes is not None else bytes(plan.rank)
-    if n:
+    if n and any(codes):
         for dim, (code, size) in enumerate(zip(codes, plan.dimensions)):
             if code != RAISE and size == 0:
                 mode = "wrap" if code == WRAP else "clip"
@@ -97,14 +111,16 @@ def ravel_array(
         out.fill(0)
         return out
     if indices.flags.c_contiguous and not any(codes):
+        kernel = _RAVEL_ROWS[indices.dtype]
 
         def task(start: int, stop: int) -> int:
-            return _ravel.ravel_rows(plan, indices, out, start, stop)
+            return kernel(plan, indices, out, start, stop)
 
     else:
+        kernel = _RAVEL_STRIDED[indices.dtype]
 
         def task(start: int, stop: int) -> int:
-            return _ravel.ravel_strided(plan, indices, codes, out, start, stop)
+            return kernel(plan, indices, codes, out, start, stop)
 
     row = run_chunks(task, n, threads)
     if row >= 0:
@@ -128,12 +144,14 @@ def ravel_columns(
         out.fill(0)
         return out
 
+    kernels = [_RAVEL_COLUMN[column.dtype] for column in columns]
+
     def task(start: int, stop: int) -> int:
         for b0 in range(start, stop, BLOCK):
             b1 = min(b0 + BLOCK, stop)
             bad = [
-                _ravel.ravel_column(plan, dim, column, codes[dim], out, b0, b1, dim == 0)
-                for dim, column in enumerate(columns)
+                kernel(plan, dim, column, codes[dim], out, b0, b1, dim == 0)
+                for dim, (kernel, column) in enumerate(zip(kernels, columns))
             ]
             bad = [row for row in bad if row >= 0]
             if bad:
@@ -157,8 +175,10 @@ def unravel(
         row = int(nonzero[0]) if nonzero.size else -1
     else:
 
+        kernel = _UNRAVEL[linear.dtype]
+
         def task(start: int, stop: int) -> int:
-            return _unravel.unravel(plan, linear, out, start, stop)
+            return kernel(plan, linear, out, start, stop)
 
         row = run_chunks(task, n, threads)
     if row >= 0:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import batch
+from .batch import RAISE
 from .shape import Shape, require_shape
 
 __all__ = ["ravel", "unravel", "mode_codes"]
@@ -19,6 +20,8 @@ __all__ = ["ravel", "unravel", "mode_codes"]
 def mode_codes(mode: str | Sequence[str], rank: int) -> list[int]:
     """One out-of-range rule per dimension: 'raise', 'wrap' or 'clip', given
     once for all dimensions or as a sequence of ``rank`` of them."""
+    if mode == "raise":
+        return [RAISE] * rank
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
         raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")

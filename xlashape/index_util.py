@@ -6,69 +6,24 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import convert, reference
+from . import _index, reference
 from ._validate import as_int, as_int_tuple, normalize_dimension
 from .shape import Shape, require_shape
 
 __all__ = ["IndexUtil"]
 
 
-def _is_batch_of_rows(multi_index: object) -> bool:
-    """A 2-D array, or a list or tuple whose entries are themselves rows."""
-    if isinstance(multi_index, np.ndarray):
-        return multi_index.ndim != 1
-    return (
-        isinstance(multi_index, (list, tuple))
-        and len(multi_index) > 0
-        and isinstance(multi_index[0], (list, tuple, np.ndarray))
-    )
-
-
 class IndexUtil:
     """Static helpers named after XLA's ``IndexUtil``, for any layout,
     padded layouts included (which XLA's own IndexUtil never supported)."""
 
-    @staticmethod
-    def multidimensional_index_to_linear_index(
-        shape: Shape, multi_index, *, out: np.ndarray | None = None, threads: int | None = None
-    ):
-        """The linear index of ``multi_index`` in ``shape``'s buffer.
-
-        One multi-index (a sequence of ``rank`` ints) gives an int. A batch,
-        an (N, rank) integer array, gives a 1-D int64 array of N linear
-        indices, written into ``out`` if given and computed on ``threads``
-        threads (default: :func:`xlashape.get_num_threads`).
-
-        Raises IndexOutOfBoundsError naming the row, dimension, value and
-        size for an index out of range, TypeError for non-integers and
-        ValueError for a wrong length or rank.
-        """
-        plan = require_shape(shape)._plan
-        if not _is_batch_of_rows(multi_index):
-            if isinstance(multi_index, np.ndarray) and multi_index.dtype.kind not in "iu":
-                raise TypeError(
-                    f"multi-index must hold integers, got an array of dtype {multi_index.dtype}"
-                )
-            return plan.ravel_one(multi_index)
-        return convert.ravel(multi_index, shape, out=out, threads=threads)
-
-    @staticmethod
-    def linear_index_to_multidimensional_index(
-        shape: Shape, linear_index, *, out: np.ndarray | None = None, threads: int | None = None
-    ):
-        """The multi-index stored at ``linear_index`` in ``shape``'s buffer.
-
-        One linear index (an int) gives a tuple of ints. A batch, a 1-D
-        integer array or list, gives an (N, rank) int64 array, written into
-        ``out`` if given.
-
-        Raises IndexOutOfBoundsError for an index outside [0, buffer size) or
-        one that lands on padding, naming the row and dimension.
-        """
-        plan = require_shape(shape)._plan
-        if not isinstance(linear_index, (list, tuple, np.ndarray)) or np.ndim(linear_index) == 0:
-            return plan.unravel_one(linear_index)
-        return convert.unravel(linear_index, shape, out=out, threads=threads)
+    # One index at a time in C; batches go on to xlashape.convert.
+    multidimensional_index_to_linear_index = staticmethod(
+        _index.multidimensional_index_to_linear_index
+    )
+    linear_index_to_multidimensional_index = staticmethod(
+        _index.linear_index_to_multidimensional_index
+    )
 
     @staticmethod
     def bump_indices(shape: Shape, indices: list[int] | np.ndarray) -> bool:

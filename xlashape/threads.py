@@ -65,8 +65,8 @@ def run_chunks(task: Callable[[int, int], int], n: int, threads: object) -> int:
     Each task returns the first bad row of its chunk or -1; this returns the
     first bad row overall, or -1.
     """
-    count = min(check_threads(threads), max(n // MIN_ROWS_PER_THREAD, 1))
-    if count == 1:
+    count = min(check_threads(threads), n // MIN_ROWS_PER_THREAD)
+    if count <= 1:
         return task(0, n)
     bounds = [n * k // count for k in range(count + 1)]
     pool = _get_pool()

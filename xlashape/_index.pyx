@@ -1,0 +1,68 @@
+"""The compiled half of IndexUtil: one index at a time without Python layers.
+
+A single multi-index or linear index is converted here directly, in C, from
+the Shape's LayoutPlan; anything else (batches, arrays) goes on to
+``xlashape.convert``.
+"""
+
+import numpy as np
+
+from xlashape._plan cimport LayoutPlan
+
+from xlashape import convert
+
+
+cdef LayoutPlan _plan_of(shape):
+    try:
+        return shape._plan
+    except AttributeError:
+        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
+
+
+cdef bint _is_batch(object sequence):
+    """A list or tuple whose first entry is itself a row."""
+    return len(sequence) > 0 and isinstance(sequence[0], (list, tuple, np.ndarray))
+
+
+def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, threads=None):
+    """The linear index of ``multi_index`` in ``shape``'s buffer.
+
+    One multi-index (a sequence of ``rank`` ints, or a 1-D integer array)
+    gives an int. A batch, an (N, rank) integer array or a list of rows,
+    gives a 1-D int64 array of N linear indices, written into ``out`` if
+    given and computed on ``threads`` threads (default:
+    :func:`xlashape.get_num_threads`).
+
+    Raises IndexOutOfBoundsError naming the row, dimension, value and size
+    for an index out of range, TypeError for non-integers and ValueError for
+    a wrong length or rank.
+    """
+    cdef LayoutPlan plan = _plan_of(shape)
+    if type(multi_index) is tuple or type(multi_index) is list:
+        if not _is_batch(multi_index):
+            return plan.ravel_one(multi_index)
+    elif isinstance(multi_index, np.ndarray) and multi_index.ndim == 1:
+        if multi_index.dtype.kind not in "iu":
+            raise TypeError(
+                f"multi-index must hold integers, got an array of dtype {multi_index.dtype}"
+            )
+        return plan.ravel_one(multi_index.tolist())
+    return convert.ravel(multi_index, shape, out=out, threads=threads)
+
+
+def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, threads=None):
+    """The multi-index stored at ``linear_index`` in ``shape``'s buffer.
+
+    One linear index (an int, a NumPy integer or a 0-d array) gives a tuple
+    of ints. A batch, a 1-D integer array or list, gives an (N, rank) int64
+    array, written into ``out`` if given.
+
+    Raises IndexOutOfBoundsError for an index outside [0, buffer size) or
+    one that lands on padding, naming the row and dimension.
+    """
+    cdef LayoutPlan plan = _plan_of(shape)
+    if type(linear_index) is int or not isinstance(linear_index, (list, tuple, np.ndarray)):
+        return plan.unravel_one(linear_index)
+    if isinstance(linear_index, np.ndarray) and linear_index.ndim == 0:
+        return plan.unravel_one(linear_index)
+    return convert.unravel(linear_index, shape, out=out, threads=threads)
