@@ -1,0 +1,86 @@
+"""The benchmark grid: xlashape against NumPy's best equivalents (and numba
+when it is installed), on identical input in the same session.
+
+Run for real with ``pytest benchmarks --benchmark-enable`` (add
+``XLASHAPE_BENCH_FULL=1`` for N = 10**7, and ``--benchmark-json FILE`` for
+throughput and ratios); under the default ``--benchmark-disable`` each case
+runs once and only checks that every implementation agrees.
+"""
+
+import functools
+import os
+
+import numpy as np
+import pytest
+
+import numba_peer
+import xlashape as xs
+from xlashape.bench import LAYOUTS, Case, make_case_data, numpy_equivalents, xlashape_call
+
+SIZES = (1, 10**3, 10**5) + ((10**7,) if os.environ.get("XLASHAPE_BENCH_FULL") else ())
+RANKS = (1, 2, 4, 8)
+DTYPES = ("int32", "int64")
+# (implementation, threads): only xlashape has a thread count.
+IMPLS = sorted({("xlashape", 1), ("xlashape", xs.get_num_threads()), ("numpy", 1), ("numpy a.T", 1), ("numba", 1)})
+
+
+@functools.lru_cache(maxsize=4)
+def case_data(case: Case) -> dict:
+    return make_case_data(case)
+
+
+def implementation(impl: str, case: Case, threads: int):
+    """The call to time, or a skip when ``impl`` does not apply."""
+    data = case_data(case)
+    if impl == "xlashape":
+        return xlashape_call(case, data, threads)
+    if impl == "numba":
+        if numba_peer.numba is None:
+            pytest.skip("numba is not installed")
+        if case.op == "ravel":
+            return numba_peer.ravel_call(case.shape, data["rows"], data["ravel_out"])
+        return numba_peer.unravel_call(case.shape, data["offsets"], data["unravel_out"])
+    calls = numpy_equivalents(case, data)
+    if impl not in calls:
+        pytest.skip(f"no {impl} form for {case.op} with a {case.layout} layout")
+    return calls[impl]
+
+
+def expected(case: Case) -> np.ndarray:
+    """NumPy's answer, the oracle every implementation must match."""
+    data = case_data(case)
+    return np.array(numpy_equivalents(case, data)["numpy"](), copy=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("rank", RANKS, ids=lambda r: f"r{r}")
+@pytest.mark.parametrize("n", SIZES, ids=lambda n: f"N{n:.0e}")
+@pytest.mark.parametrize("op", ("ravel", "unravel"))
+@pytest.mark.parametrize("impl, threads", IMPLS, ids=lambda v: str(v).replace(" ", ""))
+def test_batch(benchmark, impl, threads, op, n, rank, dtype, layout):
+    case = Case(op, n, rank, dtype, layout)
+    call = implementation(impl, case, threads)
+    call()  # warm up (and compile, for numba)
+    benchmark.group = f"{op} N={n:.0e} rank={rank} {dtype} {layout}"
+    benchmark.extra_info.update(impl=impl, elements=n, threads=threads)
+    result = np.array(benchmark(call), copy=True)  # before the oracle reuses the buffers
+    np.testing.assert_array_equal(result, expected(case))
+
+
+@pytest.mark.parametrize("impl", ("xlashape", "numpy"))
+@pytest.mark.parametrize("op", ("ravel", "unravel"))
+def test_scalar(benchmark, impl, op):
+    shape = Case(op, 1).shape
+    index = (50, 20, 10, 5)
+    offset = xs.IndexUtil.multidimensional_index_to_linear_index(shape, index)
+    calls = {
+        ("xlashape", "ravel"): lambda: xs.IndexUtil.multidimensional_index_to_linear_index(shape, index),
+        ("numpy", "ravel"): lambda: np.ravel_multi_index(index, shape.dimensions),
+        ("xlashape", "unravel"): lambda: xs.IndexUtil.linear_index_to_multidimensional_index(shape, offset),
+        ("numpy", "unravel"): lambda: np.unravel_index(offset, shape.dimensions),
+    }
+    benchmark.group = f"scalar {op} rank=4"
+    benchmark.extra_info.update(impl=impl, elements=1)
+    result = benchmark(calls[impl, op])
+    assert result == (offset if op == "ravel" else index)
