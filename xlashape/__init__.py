@@ -5,6 +5,7 @@ back, for any ``minor_to_major`` layout, padded layouts included.
 """
 
 from . import reference
+from .buffers import from_linear, padding_fill_value, to_linear, view_linear
 from .convert import ravel, unravel
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
@@ -27,10 +28,14 @@ __all__ = [
     "PrimitiveType",
     "Shape",
     "ShapeUtil",
+    "from_linear",
     "get_num_threads",
+    "padding_fill_value",
     "ravel",
     "ravel_multi_index",
     "set_num_threads",
+    "to_linear",
     "unravel",
     "unravel_index",
+    "view_linear",
 ]

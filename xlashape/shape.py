@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import numpy as np
+
 from ._plan import LayoutPlan
 from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
 from .layout import Layout
@@ -14,6 +16,7 @@ __all__ = ["Shape", "require_shape", "validate_layout"]
 
 # The spec's letters for 2-D to 4-D arrays, by dimension number.
 _LETTERS = {2: "yx", 3: "zyx", 4: "pzyx"}
+_INTP_MAX = int(np.iinfo(np.intp).max)
 
 
 def validate_layout(layout: Layout, dimensions: tuple[int, ...]) -> None:
@@ -108,6 +111,45 @@ class Shape:
         object.__setattr__(self, "_layout", layout)
         object.__setattr__(self, "_plan", LayoutPlan(dims, layout.minor_to_major, widths))
 
+    @classmethod
+    def from_array(cls, array: np.ndarray) -> Shape:
+        """The shape of a NumPy array as it lies in memory.
+
+        The element type comes from the dtype, which must be native byte
+        order; ``minor_to_major`` comes from the strides. C order gives the
+        default layout ``{n-1,...,0}``, Fortran order ``{0,...,n-1}``, and any
+        transposed contiguous array the matching permutation. A slice whose
+        outer strides are wider than the inner extent, such as ``a[:, :5]`` of
+        a C array ``a`` with 8 columns, gives a padded layout (widths ``[2, 8]``
+        here, padding value UNKNOWN_PAD) when that reproduces every stride
+        exactly; the most major dimension is never padded. Strides that no
+        layout gives (steps in the minor dimension, reversed, broadcast or
+        overlapping arrays) raise ValueError rather than a guess.
+
+        Size-1 dimensions have no meaningful stride: they are slotted in by
+        dimension number, so C and Fortran arrays still get the layouts above.
+        An array with no elements gets the default layout. See
+        :func:`xlashape.buffers.layout_from_strides` for the exact rules.
+
+        >>> Shape.from_array(np.zeros((2, 3, 4), dtype=np.float32).transpose(2, 0, 1))
+        Shape('f32', (4, 2, 3), Layout(minor_to_major=(0, 2, 1)))
+        """
+        # buffers imports this module, so it is imported on use.
+        from .buffers import layout_from_strides
+
+        if not isinstance(array, np.ndarray):
+            raise TypeError(
+                f"from_array reads a NumPy array's strides, got {type(array).__name__}"
+            )
+        element_type = PrimitiveType.from_dtype(array.dtype)
+        if not array.dtype.isnative:
+            raise ValueError(
+                f"array has non-native byte order ({array.dtype.str}); XLA buffers are "
+                "native: convert with array.astype(array.dtype.newbyteorder('='))"
+            )
+        layout = layout_from_strides(array.shape, array.strides, array.itemsize)
+        return cls(element_type, array.shape, layout)
+
     # -- the model -------------------------------------------------------
     @property
     def element_type(self) -> PrimitiveType:
@@ -184,6 +226,35 @@ class Shape:
     def strides(self) -> tuple[int, ...]:
         """Each dimension's stride in elements, following the layout."""
         return self._plan.strides
+
+    @property
+    def byte_strides(self) -> tuple[int, ...]:
+        """Each dimension's stride in bytes: ``strides`` times the element's
+        byte size, as exact Python ints."""
+        size = self._element_type.byte_size
+        return tuple(stride * size for stride in self._plan.strides)
+
+    @property
+    def numpy_strides(self) -> tuple[int, ...]:
+        """The strides (in bytes) of a NumPy array of these dimensions over
+        the linear buffer, as ``np.ndarray(..., strides=)`` takes them.
+
+        They are ``byte_strides``, checked to fit NumPy's intp (OverflowError
+        otherwise). In a shape with no elements no stride is ever used, and
+        those too large for intp are given as 0.
+        """
+        empty = self.element_count == 0
+        strides = []
+        for dim, stride in enumerate(self.byte_strides):
+            if stride > _INTP_MAX:
+                if not empty:
+                    raise OverflowError(
+                        f"dimension {dim} of shape {self} has a stride of {stride} "
+                        f"bytes, more than NumPy's maximum {_INTP_MAX}"
+                    )
+                stride = 0
+            strides.append(stride)
+        return tuple(strides)
 
     # -- value semantics -------------------------------------------------
     def __setattr__(self, name: str, value: object) -> None:

@@ -4,13 +4,69 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from . import shape_text
+from ._validate import as_int_tuple
 from .layout import Layout
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape import require_shape as _shape
 
 __all__ = ["ShapeUtil"]
+
+
+def _check_transpose(
+    input_shape: Shape, output_shape: Shape, dimension_mapping: Iterable[int]
+) -> tuple[int, ...]:
+    """``dimension_mapping`` once checked to make ``output_shape`` a transpose
+    of ``input_shape``: a permutation with output dimension i of the size of
+    input dimension ``dimension_mapping[i]``."""
+    mapping = as_int_tuple(dimension_mapping, "dimension_mapping")
+    rank = input_shape.rank
+    if sorted(mapping) != list(range(rank)):
+        raise ValueError(
+            f"dimension_mapping must be a permutation of 0..{rank - 1} for the "
+            f"rank-{rank} input shape, got {list(mapping)}"
+        )
+    expected = tuple(input_shape.dimensions[d] for d in mapping)
+    if output_shape.dimensions != expected:
+        raise ValueError(
+            f"output shape {output_shape} is not a transpose of {input_shape} by "
+            f"{list(mapping)}: expected dimensions {list(expected)}"
+        )
+    return mapping
+
+
+def _same_padding(lhs: Shape, rhs: Shape) -> bool:
+    """Whether two shapes with the same elements at the same offsets also have
+    the same padding: buffers of one size and, if they hold any padding, one
+    padding value."""
+    if lhs.buffer_size != rhs.buffer_size:
+        return False
+    has_padding = lhs.buffer_size > lhs.element_count
+    return not has_padding or lhs.layout.padding_value == rhs.layout.padding_value
+
+
+def _placement(shape: Shape) -> tuple[tuple[int, int], ...]:
+    """Where the elements lie, taken in logical (row-major) order, as
+    ``(count, stride)`` runs: size-1 dimensions dropped, and a dimension whose
+    stride continues the next inner one merged into it.
+
+    For a shape with elements, two shapes place their k-th elements at the
+    same offset for every k exactly when their runs are equal: each run's
+    count is the first element where the offsets stop following its stride.
+    """
+    runs: list[tuple[int, int]] = []
+    for size, stride in zip(shape.dimensions, shape.strides):
+        if size == 1:
+            continue
+        if runs and runs[-1][1] == size * stride:
+            count, _ = runs.pop()
+            runs.append((count * size, stride))
+        else:
+            runs.append((size, stride))
+    return tuple(runs)
 
 
 class ShapeUtil:
@@ -38,6 +94,12 @@ class ShapeUtil:
     ) -> Shape:
         """A shape whose layout is ``{n-1,...,0}``: dimension 0 most major."""
         return Shape(element_type, dimensions)
+
+    @staticmethod
+    def from_array(array: np.ndarray) -> Shape:
+        """The shape of a NumPy array as it lies in memory; see
+        :meth:`Shape.from_array`."""
+        return Shape.from_array(array)
 
     # -- sizes -----------------------------------------------------------
     @staticmethod
@@ -97,3 +159,60 @@ class ShapeUtil:
     def same_dimensions(lhs: Shape, rhs: Shape) -> bool:
         """Same dimension sizes; type and layout may differ."""
         return _shape(lhs, "lhs").dimensions == _shape(rhs, "rhs").dimensions
+
+    # -- bitcasts --------------------------------------------------------
+    @staticmethod
+    def transpose_is_bitcast(
+        input_shape: Shape, output_shape: Shape, dimension_mapping: Iterable[int]
+    ) -> bool:
+        """Whether a transpose leaves every element where it is in memory, so
+        that it can be a bitcast (XLA's ``TransposeIsBitcast``).
+
+        Output dimension i is input dimension ``dimension_mapping[i]``, as in
+        XLA's Transpose. As in XLA, it is a bitcast when the element types are
+        the same and the k-th most minor output dimension maps to the k-th
+        most minor input dimension for every k; like XLA, this looks at the
+        layouts only, so moving a size-1 dimension counts even though it
+        moves no element. XLA's version predates padding; here a padded shape
+        must also have its padded widths carried along by the mapping and the
+        same padding value as the other when there is padding, so that both
+        buffers are byte-for-byte the same.
+
+        Raises ValueError if ``dimension_mapping`` is not a permutation or
+        ``output_shape``'s dimensions are not the input's so permuted.
+        """
+        input_shape = _shape(input_shape, "input_shape")
+        output_shape = _shape(output_shape, "output_shape")
+        mapping = _check_transpose(input_shape, output_shape, dimension_mapping)
+        if input_shape.element_type != output_shape.element_type:
+            return False
+        in_widths, out_widths = input_shape.padded_dimensions, output_shape.padded_dimensions
+        return (
+            tuple(mapping[d] for d in output_shape.layout.minor_to_major)
+            == input_shape.layout.minor_to_major
+            and all(out_widths[i] == in_widths[d] for i, d in enumerate(mapping))
+            and _same_padding(input_shape, output_shape)
+        )
+
+    @staticmethod
+    def reshape_is_bitcast(input_shape: Shape, output_shape: Shape) -> bool:
+        """Whether a reshape leaves every element where it is in memory, so
+        that it can be a bitcast (XLA's ``ReshapeIsBitcast``).
+
+        A reshape keeps the elements' logical (row-major) order. As in XLA, it
+        is a bitcast when the element types and element counts are the same
+        and the k-th element lies at the same offset in both for every k (so
+        unpadded shapes without elements always qualify, and differing counts
+        give False, as in current XLA, rather than an error). XLA's version
+        predates padding; here both buffers must also have the same size and,
+        if they hold any padding, the same padding value.
+        """
+        input_shape = _shape(input_shape, "input_shape")
+        output_shape = _shape(output_shape, "output_shape")
+        if input_shape.element_type != output_shape.element_type:
+            return False
+        if input_shape.element_count != output_shape.element_count:
+            return False
+        if not _same_padding(input_shape, output_shape):
+            return False
+        return input_shape.element_count == 0 or _placement(input_shape) == _placement(output_shape)
