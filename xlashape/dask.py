@@ -1,0 +1,205 @@
+"""Batch conversion over Dask arrays: ``ravel`` and ``unravel`` chunk by chunk.
+
+Install with ``pip install "xlashape[dask]"``, which brings ``dask[array]``
+and ``distributed``. ``import xlashape`` never imports Dask; importing this
+module does.
+
+Each function checks its arguments at once, then adds one task per row chunk
+to the graph. The task runs the NumPy-level function (:func:`xlashape.ravel`
+or :func:`xlashape.unravel`) on its chunk, wherever Dask runs it: in a thread
+of the threaded scheduler or in a ``distributed`` worker process, which
+imports xlashape and runs its compiled kernels on the (possibly read-only)
+blocks it is handed. Nothing is computed until the result is.
+
+How the NumPy-level arguments carry over:
+
+- ``mode`` is the same, and is checked when the graph is built.
+- ``out`` is not taken. A Dask array is lazy and its chunks are made on
+  the workers, so there is no buffer to fill in place. To write the result
+  into an existing array (a NumPy memmap, Zarr, HDF5), pass it to
+  :func:`dask.array.store`.
+- ``threads`` is per chunk and defaults to 1, not to the process-wide
+  setting: Dask already runs one chunk per core, and more threads per chunk
+  would oversubscribe them. ``None`` means :func:`xlashape.get_num_threads`
+  in the process that runs the chunk.
+- An out-of-range index raises :class:`xlashape.IndexOutOfBoundsError` when
+  the result is computed, with the same message as the NumPy-level function
+  except that the row is the row of the whole array, followed by the row
+  within its chunk. If several chunks hold bad rows, the error comes from
+  whichever of them fails first, which need not be the earliest. When the
+  chunk sizes are unknown (after boolean indexing, say), the row is given
+  within its chunk only; ``compute_chunk_sizes()`` restores global rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import convert
+from .errors import IndexOutOfBoundsError
+from .shape import Shape, require_shape
+from .threads import check_threads
+
+try:
+    import dask.array as da
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        'xlashape.dask needs Dask: pip install "xlashape[dask]" '
+        '(or "dask[array]" and distributed)'
+    ) from error
+
+__all__ = ["ravel", "unravel"]
+
+# The row phrase of every batch error, as xlashape.errors and
+# xlashape.reference write it.
+_ROW = re.compile(r" at row (\d+) of the batch")
+
+
+def _check_dtype(array: da.Array, what: str) -> None:
+    """The NumPy-level TypeError for a non-integer batch, raised before any
+    task runs."""
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integers, got an array of dtype {array.dtype}")
+
+
+def _check_threads(threads: int | None) -> int | None:
+    """``threads`` checked now, so that a bad count fails before computing."""
+    return None if threads is None else check_threads(threads)
+
+
+def _global_row_error(error: IndexOutOfBoundsError, info: dict) -> IndexOutOfBoundsError:
+    """``error`` from one chunk, its row restated as a row of the whole array.
+
+    ``info`` is the chunk's entry in Dask's ``block_info``.
+    """
+    start = info["array-location"][0][0]
+    chunk = info["chunk-location"][0]
+
+    def restate(match: re.Match) -> str:
+        local = int(match.group(1))
+        if math.isnan(start):
+            return (
+                f" at row {local} of row chunk {chunk} (chunk sizes unknown: "
+                "call compute_chunk_sizes() for the row in the whole batch)"
+            )
+        return f" at row {start + local} of the batch (row {local} of row chunk {chunk})"
+
+    return IndexOutOfBoundsError(_ROW.sub(restate, str(error), count=1))
+
+
+def _convert_block(
+    function: Callable[..., np.ndarray], block: np.ndarray, *, block_info: dict, **kwargs
+) -> np.ndarray:
+    """``function(block, **kwargs)`` for one chunk, errors naming global rows."""
+    try:
+        return function(block, **kwargs)
+    except IndexOutOfBoundsError as error:
+        raise _global_row_error(error, block_info[0]).with_traceback(
+            error.__traceback__
+        ) from None
+
+
+def _ravel_column(block: np.ndarray, shape: Shape, **kwargs) -> np.ndarray:
+    """:func:`xlashape.ravel` of one block, as an (n, 1) view."""
+    return convert.ravel(block, shape, **kwargs)[:, None]
+
+
+def _only_column(blocks: list[np.ndarray]) -> np.ndarray:
+    """Column 0 of the one block that blockwise hands over, as a view."""
+    (block,) = blocks
+    return block[:, 0]
+
+
+def ravel(
+    indices: object,
+    shape: Shape,
+    *,
+    mode: str | Sequence[str] = "raise",
+    threads: int | None = 1,
+) -> da.Array:
+    """Linear indices of an (N, rank) Dask array of multi-indices in ``shape``.
+
+    Each chunk goes through :func:`xlashape.ravel`. ``indices`` may have any
+    integer dtype; anything that is not a Dask array goes through
+    :func:`dask.array.asarray`. ``mode`` says what an index outside its
+    dimension does: 'raise', 'wrap' or 'clip', once or per dimension.
+    ``threads`` is the thread count per chunk (see the module notes: 1 by
+    default; None for the worker's default). There is no ``out``: use
+    :func:`dask.array.store` on the result.
+
+    Returns a lazy (N,) int64 Dask array with the row chunks of ``indices``.
+    Each block is read in place, unless the rank axis is split: then it is
+    rechunked to a single chunk first, which copies. With
+    'raise', computing it raises :class:`xlashape.IndexOutOfBoundsError`
+    naming the row of ``indices`` that is out of range.
+    """
+    rank = require_shape(shape).rank
+    mode = mode if isinstance(mode, str) else tuple(mode)
+    convert.mode_codes(mode, rank)  # a bad mode fails now, not at compute time
+    indices = da.asarray(indices)
+    _check_dtype(indices, "multi-indices")
+    if indices.ndim != 2 or indices.shape[1] != rank:
+        raise ValueError(
+            f"a batch of multi-indices must be an (N, {rank}) array for a "
+            f"rank-{rank} shape, got shape {indices.shape}"
+        )
+    if indices.numblocks[1] > 1:
+        indices = indices.rechunk({1: -1})
+    # map_blocks would copy every block to drop the rank axis: it concatenates
+    # the blocks along a dropped axis, even a single one. So the kernel's
+    # result keeps that axis with length 1, and blockwise, told not to
+    # concatenate, takes it away as a view. Dask fuses the two steps into one
+    # task per row chunk.
+    columns = indices.map_blocks(
+        functools.partial(
+            _convert_block, _ravel_column, shape=shape, mode=mode, threads=_check_threads(threads)
+        ),
+        chunks=(indices.chunks[0], (1,)),
+        meta=np.empty((0, 0), dtype=np.int64),
+        token="xlashape-ravel-column",
+    )
+    return da.blockwise(
+        _only_column,
+        "i",
+        columns,
+        "ij",
+        concatenate=False,
+        meta=np.empty((0,), dtype=np.int64),
+        token="xlashape-ravel",
+    )
+
+
+def unravel(offsets: object, shape: Shape, *, threads: int | None = 1) -> da.Array:
+    """Multi-indices of a 1-D Dask array of linear indices into ``shape``'s
+    buffer.
+
+    Each chunk goes through :func:`xlashape.unravel`. ``offsets`` may have
+    any integer dtype; anything that is not a Dask array goes through
+    :func:`dask.array.asarray`. ``threads`` is the thread count per chunk
+    (1 by default; None for the worker's default). There is no ``out``: use
+    :func:`dask.array.store` on the result.
+
+    Returns a lazy (N, rank) int64 Dask array with the chunks of ``offsets``
+    along its rows and the rank axis in one chunk. Computing it raises
+    :class:`xlashape.IndexOutOfBoundsError` naming the row of ``offsets``
+    for an offset outside the buffer or on padding.
+    """
+    rank = require_shape(shape).rank
+    offsets = da.asarray(offsets)
+    _check_dtype(offsets, "linear indices")
+    if offsets.ndim != 1:
+        raise ValueError(f"a batch of linear indices must be 1-D, got shape {offsets.shape}")
+    return offsets.map_blocks(
+        functools.partial(
+            _convert_block, convert.unravel, shape=shape, threads=_check_threads(threads)
+        ),
+        new_axis=1,
+        chunks=(offsets.chunks[0], (rank,)),
+        meta=np.empty((0, 0), dtype=np.int64),
+        token="xlashape-unravel",
+    )
