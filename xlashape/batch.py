@@ -20,6 +20,7 @@ __all__ = ["as_index_array", "check_out", "ravel_array", "ravel_columns", "unrav
 
 RAISE, WRAP, CLIP = 0, 1, 2
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
+_INT64 = np.dtype(np.int64)
 # Rows per call of the column kernel when the columns are separate arrays.
 BLOCK = 1 << 16
 
@@ -62,16 +63,17 @@ def as_index_array(
 def check_out(out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray]) -> np.ndarray:
     """A new int64 array of ``shape``, or ``out`` once checked to fit."""
     if out is None:
-        return np.empty(shape, dtype=np.int64)
+        return np.empty(shape, dtype=_INT64)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
-    if out.dtype != np.dtype(np.int64):
+    if out.dtype != _INT64:
         raise TypeError(f"out must have dtype int64 (native byte order), got {out.dtype}")
     if out.shape != shape:
         raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    if not out.flags.writeable:
+    flags = out.flags
+    if not flags.writeable:
         raise ValueError("out is read-only")
-    if len(shape) == 1 and not out.flags.c_contiguous:
+    if len(shape) == 1 and not flags.c_contiguous:
         raise ValueError("out must be contiguous")
     for array in inputs:
         if np.may_share_memory(out, array):
@@ -79,19 +81,21 @@ def check_out(out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray])
     return out
 
 
-def _mode_codes(modes: Sequence[int] | None, plan: LayoutPlan, n: int) -> bytes:
-    codes = bytes(modes) if modes is not None else bytes(plan.rank)
-    if n and any(codes):
-        for dim, (code, size) in enumerate(zip(codes, plan.dimensions)):
+def _mode_codes(modes: bytes | None, plan: LayoutPlan, n: int) -> bytes | None:
+    """``modes`` (None: every dimension 'raise'), checked against the sizes."""
+    if modes is None or not any(modes):
+        return None
+    if n:
+        for dim, (code, size) in enumerate(zip(modes, plan.dimensions)):
             if code != RAISE and size == 0:
                 mode = "wrap" if code == WRAP else "clip"
                 raise ValueError(f"cannot {mode} indices into dimension {dim} of size 0")
-    return codes
+    return modes
 
 
-def _raise_ravel_error(plan: LayoutPlan, values: tuple[int, ...], codes: bytes, row: int):
+def _raise_ravel_error(plan: LayoutPlan, values: tuple[int, ...], codes: bytes | None, row: int):
     for dim, (value, size) in enumerate(zip(values, plan.dimensions)):
-        if codes[dim] == RAISE and not 0 <= value < size:
+        if (codes is None or codes[dim] == RAISE) and not 0 <= value < size:
             raise index_out_of_bounds(value, dim, size, values, row)
     raise AssertionError(f"kernel flagged row {row} but it is in bounds")  # pragma: no cover
 
@@ -99,18 +103,19 @@ def _raise_ravel_error(plan: LayoutPlan, values: tuple[int, ...], codes: bytes, 
 def ravel_array(
     plan: LayoutPlan,
     indices: np.ndarray,
-    modes: Sequence[int] | None = None,
+    modes: bytes | None = None,
     out: np.ndarray | None = None,
     threads: object = None,
 ) -> np.ndarray:
-    """Linear indices of an (N, rank) integer array, any strides."""
+    """Linear indices of an (N, rank) integer array, any strides. ``modes``
+    holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE."""
     n = indices.shape[0]
     out = check_out(out, (n,), [indices])
     codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
         return out
-    if indices.flags.c_contiguous and not any(codes):
+    if codes is None and indices.flags.c_contiguous:
         kernel = _RAVEL_ROWS[indices.dtype]
 
         def task(start: int, stop: int) -> int:
@@ -118,6 +123,7 @@ def ravel_array(
 
     else:
         kernel = _RAVEL_STRIDED[indices.dtype]
+        codes = codes or bytes(plan.rank)
 
         def task(start: int, stop: int) -> int:
             return kernel(plan, indices, codes, out, start, stop)
@@ -131,15 +137,15 @@ def ravel_array(
 def ravel_columns(
     plan: LayoutPlan,
     columns: Sequence[np.ndarray],
-    modes: Sequence[int] | None = None,
+    modes: bytes | None = None,
     out: np.ndarray | None = None,
     threads: object = None,
 ) -> np.ndarray:
     """Linear indices of ``rank`` 1-D integer arrays of one length, one per
-    dimension (NumPy's ``multi_index`` form)."""
+    dimension (NumPy's ``multi_index`` form); ``modes`` as for ravel_array."""
     n = len(columns[0]) if columns else 0
     out = check_out(out, (n,), columns)
-    codes = _mode_codes(modes, plan, n)
+    codes = _mode_codes(modes, plan, n) or bytes(plan.rank)
     if plan.rank == 0:
         out.fill(0)
         return out

@@ -11,22 +11,22 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import batch
-from .batch import RAISE
 from .shape import Shape, require_shape
 
 __all__ = ["ravel", "unravel", "mode_codes"]
 
 
-def mode_codes(mode: str | Sequence[str], rank: int) -> list[int]:
-    """One out-of-range rule per dimension: 'raise', 'wrap' or 'clip', given
-    once for all dimensions or as a sequence of ``rank`` of them."""
+def mode_codes(mode: str | Sequence[str], rank: int) -> bytes | None:
+    """One out-of-range rule per dimension, 'raise', 'wrap' or 'clip', given
+    once for all dimensions or as a sequence of ``rank`` of them; as the
+    kernels' codes, None when every dimension raises."""
     if mode == "raise":
-        return [RAISE] * rank
+        return None
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
         raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")
     try:
-        return [batch.MODES[m] for m in modes]
+        return bytes(batch.MODES[m] for m in modes)
     except (KeyError, TypeError):
         bad = next(m for m in modes if not isinstance(m, str) or m not in batch.MODES)
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})") from None
