@@ -35,7 +35,7 @@ else:
     if DEBUG:
         COMPILE_ARGS = ["-O0", "-g"]
 
-MODULES = ["_plan", "_index", "_ravel", "_unravel"]
+MODULES = ["_plan", "_index", "_ravel", "_unravel", "_batch"]
 
 extensions = [
     Extension(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import batch
+from . import _batch
 from .shape import Shape, require_shape
 
 __all__ = ["ravel", "unravel", "mode_codes"]
@@ -26,9 +26,9 @@ def mode_codes(mode: str | Sequence[str], rank: int) -> bytes | None:
     if len(modes) != rank:
         raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")
     try:
-        return bytes(batch.MODES[m] for m in modes)
+        return bytes(_batch.MODES[m] for m in modes)
     except (KeyError, TypeError):
-        bad = next(m for m in modes if not isinstance(m, str) or m not in batch.MODES)
+        bad = next(m for m in modes if not isinstance(m, str) or m not in _batch.MODES)
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})") from None
 
 
@@ -49,13 +49,13 @@ def ravel(
     an (N,) int64 array, ``out`` if given.
     """
     plan = require_shape(shape)._plan
-    rows = batch.as_index_array(indices, "multi-indices")
+    rows = _batch.as_index_array(indices, "multi-indices")
     if rows.ndim != 2 or rows.shape[1] != plan.rank:
         raise ValueError(
             f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
             f"rank-{plan.rank} shape, got shape {rows.shape}"
         )
-    return batch.ravel_array(plan, rows, mode_codes(mode, plan.rank), out, threads)
+    return _batch.ravel_array(plan, rows, mode_codes(mode, plan.rank), out, threads)
 
 
 def unravel(
@@ -72,8 +72,8 @@ def unravel(
     naming its row.
     """
     plan = require_shape(shape)._plan
-    linear = batch.as_index_array(offsets, "linear indices")
+    linear = _batch.as_index_array(offsets, "linear indices")
     if linear.ndim != 1:
         raise ValueError(f"a batch of linear indices must be 1-D, got shape {linear.shape}")
-    out = batch.check_out(out, (linear.shape[0], plan.rank), [linear])
-    return batch.unravel(plan, linear, out, threads)
+    out = _batch.check_out(out, (linear.shape[0], plan.rank), (linear,))
+    return _batch.unravel(plan, linear, out, threads)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import batch, convert
+from . import _batch, convert
 from ._validate import INT64_MAX, as_int_tuple
 from .layout import Layout
 from .shape import Shape
@@ -56,7 +56,7 @@ def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
             items = [multi_index]
     if len(items) != rank:
         raise ValueError(f"parameter multi_index must be a sequence of length {rank}, got {len(items)}")
-    return [batch.as_index_array(c, f"multi_index[{i}]", allow_bool=True, numpy_empty_rule=True)
+    return [_batch.as_index_array(c, f"multi_index[{i}]", allow_bool=True, numpy_empty_rule=True)
             for i, c in enumerate(items)]  # fmt: skip
 
 
@@ -82,8 +82,8 @@ def ravel_multi_index(
     if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and multi_index.shape[0] == shape.rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
-        rows = batch.as_index_array(multi_index, "multi_index", allow_bool=True).T
-        return batch.ravel_array(shape._plan, rows, codes, out, threads)
+        rows = _batch.as_index_array(multi_index, "multi_index", allow_bool=True).T
+        return _batch.ravel_array(shape._plan, rows, codes, out, threads)
     columns = np.broadcast_arrays(*_columns(multi_index, shape.rank))
     if not columns:  # rank 0: the one multi-index () is at 0
         if out is None:
@@ -92,7 +92,7 @@ def ravel_multi_index(
         return out
     result_shape = columns[0].shape if columns else ()
     flat_out = None if out is None else _flat_out(out, result_shape)
-    result = batch.ravel_columns(shape._plan, [c.reshape(-1) for c in columns], codes, flat_out, threads)
+    result = _batch.ravel_columns(shape._plan, [c.reshape(-1) for c in columns], codes, flat_out, threads)
     if out is not None:
         return out
     return result.reshape(result_shape)[()] if result_shape == () else result.reshape(result_shape)
@@ -127,15 +127,15 @@ def unravel_index(
     ``(rank,) + indices.shape``, receives them; the tuple holds its rows.
     """
     target = _shape(shape, order, padded_dims)
-    linear = batch.as_index_array(indices, "indices", allow_bool=True, numpy_empty_rule=True)
+    linear = _batch.as_index_array(indices, "indices", allow_bool=True, numpy_empty_rule=True)
     rank = target.rank
     rows = np.empty((rank,) + linear.shape, dtype=np.int64) if out is None else out
     if out is not None:
         _flat_out(out, (rank,) + linear.shape)
     # The kernel fills an (N, rank) view: here the transpose of (rank, N).
     flat = rows.reshape(rank, linear.size)
-    batch.check_out(flat.T, (linear.size, rank), [linear])
-    batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
+    _batch.check_out(flat.T, (linear.size, rank), (linear,))
+    _batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
     if linear.ndim == 0:
         return tuple(row[()] for row in rows)
     return tuple(rows)

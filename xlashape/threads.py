@@ -42,6 +42,8 @@ def check_threads(threads: object) -> int:
     """A thread count: None means the default; otherwise an int >= 1."""
     if threads is None:
         return _default_threads
+    if type(threads) is int and threads >= 1:
+        return threads
     n = as_int(threads, "threads")
     if n < 1:
         raise ValueError(f"threads must be >= 1 (or None for the default), got {n}")
@@ -59,18 +61,18 @@ def _get_pool() -> ThreadPoolExecutor:
         return _pool
 
 
-def run_chunks(task: Callable[[int, int], int], n: int, threads: object) -> int:
-    """Run ``task(start, stop)`` over [0, n) in per-thread chunks.
+def run_chunks(kernel: Callable[..., int], args: tuple, n: int, threads: object) -> int:
+    """Run ``kernel(*args, start, stop)`` over rows [0, n) in per-thread chunks.
 
-    Each task returns the first bad row of its chunk or -1; this returns the
+    Each call returns the first bad row of its chunk or -1; this returns the
     first bad row overall, or -1.
     """
     count = min(check_threads(threads), n // MIN_ROWS_PER_THREAD)
     if count <= 1:
-        return task(0, n)
+        return kernel(*args, 0, n)
     bounds = [n * k // count for k in range(count + 1)]
     pool = _get_pool()
-    futures = [pool.submit(task, bounds[k], bounds[k + 1]) for k in range(1, count)]
-    results = [task(bounds[0], bounds[1])] + [f.result() for f in futures]
+    futures = [pool.submit(kernel, *args, bounds[k], bounds[k + 1]) for k in range(1, count)]
+    results = [kernel(*args, bounds[0], bounds[1])] + [f.result() for f in futures]
     bad = [row for row in results if row >= 0]
     return min(bad) if bad else -1

@@ -1,31 +1,31 @@
 """Whole-batch conversions: input checks, threading and errors over the kernels.
 
 These functions take a Shape's LayoutPlan and already-shaped batches; the
-public entry points (IndexUtil and the NumPy drop-ins) shape them. Inputs
-are only read: no array passed in is ever written, except ``out``.
+public entry points (IndexUtil, ``xlashape.convert`` and the NumPy drop-ins)
+shape them. Inputs are only read: no array passed in is ever written, except
+``out``. Compiled, and reading array metadata (never data) through NumPy's
+C API, so that a call on a small batch costs little more than its kernel.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
+cimport numpy as cnp
 
 import numpy as np
 
-from . import _ravel, _unravel, reference
-from ._plan import LayoutPlan
-from .errors import index_out_of_bounds
-from .threads import run_chunks
+from xlashape._plan cimport LayoutPlan
 
-__all__ = ["as_index_array", "check_out", "ravel_array", "ravel_columns", "unravel"]
+from xlashape import _ravel, _unravel, reference
+from xlashape.errors import index_out_of_bounds
+from xlashape.threads import run_chunks
+
+cnp.import_array()
 
 RAISE, WRAP, CLIP = 0, 1, 2
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
-_INT64 = np.dtype(np.int64)
 # Rows per call of the column kernel when the columns are separate arrays.
 BLOCK = 1 << 16
 
 
-def _by_dtype(kernel) -> dict:
+def _by_dtype(kernel):
     """A fused kernel's specialisations keyed by index dtype, so a call
     skips Cython's (slower) run-time signature matching."""
     return {np.dtype(name.removesuffix("_t")): f for name, f in kernel.__signatures__.items()}
@@ -37,15 +37,14 @@ _RAVEL_COLUMN = _by_dtype(_ravel.ravel_column)
 _UNRAVEL = _by_dtype(_unravel.unravel)
 
 
-def as_index_array(
-    values: object, what: str, *, allow_bool: bool = False, numpy_empty_rule: bool = False
-) -> np.ndarray:
+def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_empty_rule=False):
     """``values`` as an integer array in native byte order, without copying
     when it already is one. Booleans are read as 0 and 1 only if allowed.
 
     An empty list (which NumPy types as float64) counts as int64, unless
     ``numpy_empty_rule`` asks for NumPy's TypeError."""
-    if type(values) is np.ndarray and values.dtype.kind in "iu" and values.dtype.isnative:
+    if (type(values) is np.ndarray and cnp.PyArray_ISINTEGER(<cnp.ndarray> values)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)):
         return values  # the common case, first
     array = np.asarray(values)
     kind = array.dtype.kind
@@ -60,28 +59,56 @@ def as_index_array(
     return array
 
 
-def check_out(out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray]) -> np.ndarray:
-    """A new int64 array of ``shape``, or ``out`` once checked to fit."""
+cdef void _byte_bounds(cnp.ndarray a, char** low, char** high) noexcept:
+    """The first and one-past-last byte an array can touch (as
+    np.may_share_memory bounds it), from its metadata."""
+    cdef int k
+    cdef cnp.npy_intp extent
+    low[0] = high[0] = <char*> cnp.PyArray_DATA(a)
+    if cnp.PyArray_SIZE(a) == 0:
+        return
+    for k in range(cnp.PyArray_NDIM(a)):
+        extent = (cnp.PyArray_DIM(a, k) - 1) * cnp.PyArray_STRIDE(a, k)
+        if extent < 0:
+            low[0] += extent
+        else:
+            high[0] += extent
+    high[0] += cnp.PyArray_ITEMSIZE(a)
+
+
+cdef bint _overlap(cnp.ndarray a, cnp.ndarray b) noexcept:
+    cdef char *a_low
+    cdef char *a_high
+    cdef char *b_low
+    cdef char *b_high
+    _byte_bounds(a, &a_low, &a_high)
+    _byte_bounds(b, &b_low, &b_high)
+    return a_low < b_high and b_low < a_high
+
+
+def check_out(out, tuple shape, inputs):
+    """A new int64 array of ``shape``, or ``out`` once checked to fit and
+    not to overlap any of ``inputs``."""
     if out is None:
-        return np.empty(shape, dtype=_INT64)
+        return np.empty(shape, dtype=np.int64)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
-    if out.dtype != _INT64:
-        raise TypeError(f"out must have dtype int64 (native byte order), got {out.dtype}")
+    cdef cnp.ndarray array = out
+    if cnp.PyArray_TYPE(array) != cnp.NPY_INT64 or not cnp.PyArray_ISNOTSWAPPED(array):
+        raise TypeError(f"out must have dtype int64 (native byte order), got {array.dtype}")
     if out.shape != shape:
         raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    flags = out.flags
-    if not flags.writeable:
+    if not cnp.PyArray_ISWRITEABLE(array):
         raise ValueError("out is read-only")
-    if len(shape) == 1 and not flags.c_contiguous:
+    if len(shape) == 1 and not cnp.PyArray_IS_C_CONTIGUOUS(array):
         raise ValueError("out must be contiguous")
-    for array in inputs:
-        if np.may_share_memory(out, array):
+    for source in inputs:
+        if _overlap(array, source):
             raise ValueError("out overlaps an input array; pass a separate array")
     return out
 
 
-def _mode_codes(modes: bytes | None, plan: LayoutPlan, n: int) -> bytes | None:
+cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     """``modes`` (None: every dimension 'raise'), checked against the sizes."""
     if modes is None or not any(modes):
         return None
@@ -93,58 +120,37 @@ def _mode_codes(modes: bytes | None, plan: LayoutPlan, n: int) -> bytes | None:
     return modes
 
 
-def _raise_ravel_error(plan: LayoutPlan, values: tuple[int, ...], codes: bytes | None, row: int):
+cdef _raise_ravel_error(LayoutPlan plan, tuple values, object codes, Py_ssize_t row):
     for dim, (value, size) in enumerate(zip(values, plan.dimensions)):
         if (codes is None or codes[dim] == RAISE) and not 0 <= value < size:
             raise index_out_of_bounds(value, dim, size, values, row)
     raise AssertionError(f"kernel flagged row {row} but it is in bounds")  # pragma: no cover
 
 
-def ravel_array(
-    plan: LayoutPlan,
-    indices: np.ndarray,
-    modes: bytes | None = None,
-    out: np.ndarray | None = None,
-    threads: object = None,
-) -> np.ndarray:
+def ravel_array(LayoutPlan plan, cnp.ndarray indices, modes=None, out=None, threads=None):
     """Linear indices of an (N, rank) integer array, any strides. ``modes``
     holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE."""
-    n = indices.shape[0]
-    out = check_out(out, (n,), [indices])
+    cdef Py_ssize_t n = cnp.PyArray_DIM(indices, 0)
+    out = check_out(out, (n,), (indices,))
     codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
         return out
-    if codes is None and indices.flags.c_contiguous:
-        kernel = _RAVEL_ROWS[indices.dtype]
-
-        def task(start: int, stop: int) -> int:
-            return kernel(plan, indices, out, start, stop)
-
+    if codes is None and cnp.PyArray_IS_C_CONTIGUOUS(indices):
+        row = run_chunks(_RAVEL_ROWS[indices.dtype], (plan, indices, out), n, threads)
     else:
-        kernel = _RAVEL_STRIDED[indices.dtype]
-        codes = codes or bytes(plan.rank)
-
-        def task(start: int, stop: int) -> int:
-            return kernel(plan, indices, codes, out, start, stop)
-
-    row = run_chunks(task, n, threads)
+        args = (plan, indices, codes or bytes(plan.rank), out)
+        row = run_chunks(_RAVEL_STRIDED[indices.dtype], args, n, threads)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(v) for v in indices[row]), codes, row)
     return out
 
 
-def ravel_columns(
-    plan: LayoutPlan,
-    columns: Sequence[np.ndarray],
-    modes: bytes | None = None,
-    out: np.ndarray | None = None,
-    threads: object = None,
-) -> np.ndarray:
+def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None):
     """Linear indices of ``rank`` 1-D integer arrays of one length, one per
     dimension (NumPy's ``multi_index`` form); ``modes`` as for ravel_array."""
     n = len(columns[0]) if columns else 0
-    out = check_out(out, (n,), columns)
+    out = check_out(out, (n,), tuple(columns))
     codes = _mode_codes(modes, plan, n) or bytes(plan.rank)
     if plan.rank == 0:
         out.fill(0)
@@ -152,7 +158,7 @@ def ravel_columns(
 
     kernels = [_RAVEL_COLUMN[column.dtype] for column in columns]
 
-    def task(start: int, stop: int) -> int:
+    def blocks(Py_ssize_t start, Py_ssize_t stop):
         for b0 in range(start, stop, BLOCK):
             b1 = min(b0 + BLOCK, stop)
             bad = [
@@ -164,29 +170,21 @@ def ravel_columns(
                 return min(bad)
         return -1
 
-    row = run_chunks(task, n, threads)
+    row = run_chunks(blocks, (), n, threads)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(c[row]) for c in columns), codes, row)
     return out
 
 
-def unravel(
-    plan: LayoutPlan, linear: np.ndarray, out: np.ndarray, threads: object = None
-) -> np.ndarray:
+def unravel(LayoutPlan plan, cnp.ndarray linear, out, threads=None):
     """Fill ``out`` (N, rank), any strides, with the multi-indices of the
     1-D integer array ``linear``."""
-    n = linear.shape[0]
+    cdef Py_ssize_t n = cnp.PyArray_DIM(linear, 0), row
     if plan.rank == 0:
         nonzero = np.flatnonzero(linear)
         row = int(nonzero[0]) if nonzero.size else -1
     else:
-
-        kernel = _UNRAVEL[linear.dtype]
-
-        def task(start: int, stop: int) -> int:
-            return kernel(plan, linear, out, start, stop)
-
-        row = run_chunks(task, n, threads)
+        row = run_chunks(_UNRAVEL[linear.dtype], (plan, linear, out), n, threads)
     if row >= 0:
         reference.multi_index(
             plan.dimensions, plan.minor_to_major, plan.widths, int(linear[row]), row=row
