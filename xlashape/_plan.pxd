@@ -13,6 +13,7 @@ cdef class LayoutPlan:
     cdef readonly tuple minor_to_major
     cdef readonly tuple strides           # exact strides in elements (Python ints)
     cdef readonly bint padded             # some width exceeds its dimension's size
+    cdef readonly bint pow2               # every width is a power of two
 
     # C copies for the kernels. Indexed by dimension number:
     cdef uint64_t* extent                 # size of each dimension

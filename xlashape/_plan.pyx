@@ -32,6 +32,7 @@ cdef class LayoutPlan:
         self.widths = widths
         self.minor_to_major = minor_to_major
         self.padded = widths != dimensions
+        self.pow2 = all(w > 0 and w & (w - 1) == 0 for w in widths)
         self.extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
         self.stride = <uint64_t*> _alloc(rank, sizeof(uint64_t))
         self.order = <Py_ssize_t*> _alloc(rank, sizeof(Py_ssize_t))

@@ -4,7 +4,8 @@
 so both an (N, rank) array and the transpose of a (rank, N) one work) and
 returns the first row whose linear index is out of range or lands on padding,
 or -1. No hardware divide runs in the loop: each padded width is a
-precomputed Granlund-Montgomery divisor (see _fastdiv.pxd).
+precomputed Granlund-Montgomery divisor (see _fastdiv.pxd), and when every
+width is a power of two, a shift and a mask.
 """
 
 from libc.stdint cimport int64_t, uint64_t
@@ -22,7 +23,7 @@ cdef inline bint _body(const index_t[:] linear, int64_t[:, :] out,
                        const FastDivisor* divisor, const Py_ssize_t* order,
                        const uint64_t* extent, uint64_t size,
                        Py_ssize_t start, Py_ssize_t stop,
-                       Py_ssize_t rank, bint padded) noexcept nogil:
+                       Py_ssize_t rank, bint padded, bint pow2) noexcept nogil:
     # rank >= 1. Position k of minor_to_major is dimension order[k], of size
     # extent[k] and padded width divisor[k].divisor. Without padding, every
     # offset below ``size`` is an element: only that is checked.
@@ -32,8 +33,12 @@ cdef inline bint _body(const index_t[:] linear, int64_t[:, :] out,
         n = <uint64_t> linear[i]   # negatives become huge: one unsigned compare
         bad |= n >= size
         for k in range(rank - 1):
-            q = fast_divide(n, &divisor[k])
-            r = n - q * divisor[k].divisor
+            if pow2:
+                q = n >> divisor[k].shift
+                r = n & (divisor[k].divisor - 1)
+            else:
+                q = fast_divide(n, &divisor[k])
+                r = n - q * divisor[k].divisor
             if padded:
                 bad |= r >= extent[k]
             out[i, order[k]] = <int64_t> r
@@ -47,9 +52,9 @@ cdef inline bint _body(const index_t[:] linear, int64_t[:, :] out,
 
 cdef inline bint _ranked(const index_t[:] linear, int64_t[:, :] out,
                          LayoutPlan plan, Py_ssize_t start, Py_ssize_t stop,
-                         Py_ssize_t rank, bint padded) noexcept nogil:
-    # Called with a constant rank and padding flag: the copies live in
-    # registers, the inner loop unrolls and unneeded checks vanish.
+                         Py_ssize_t rank, bint padded, bint pow2) noexcept nogil:
+    # Called with a constant rank and flags: the copies live in registers,
+    # the inner loop unrolls and unneeded checks and multiplies vanish.
     cdef FastDivisor divisor[MAX_UNROLLED_RANK]
     cdef Py_ssize_t order[MAX_UNROLLED_RANK]
     cdef uint64_t extent[MAX_UNROLLED_RANK]
@@ -59,38 +64,42 @@ cdef inline bint _ranked(const index_t[:] linear, int64_t[:, :] out,
         order[k] = plan.order[k]
         extent[k] = plan.order_extent[k]
     return _body(linear, out, divisor, order, extent, <uint64_t> plan.size,
-                 start, stop, rank, padded)
+                 start, stop, rank, padded, pow2)
 
 
-cdef bint _unravel_padded(const index_t[:] linear, int64_t[:, :] out,
+cdef bint _unravel_ranked(const index_t[:] linear, int64_t[:, :] out,
                           LayoutPlan plan, Py_ssize_t start, Py_ssize_t stop,
-                          bint padded) noexcept nogil:
+                          bint padded, bint pow2) noexcept nogil:
     cdef Py_ssize_t rank = plan.rank
     if rank == 1:
-        return _ranked(linear, out, plan, start, stop, 1, padded)
+        return _ranked(linear, out, plan, start, stop, 1, padded, pow2)
     if rank == 2:
-        return _ranked(linear, out, plan, start, stop, 2, padded)
+        return _ranked(linear, out, plan, start, stop, 2, padded, pow2)
     if rank == 3:
-        return _ranked(linear, out, plan, start, stop, 3, padded)
+        return _ranked(linear, out, plan, start, stop, 3, padded, pow2)
     if rank == 4:
-        return _ranked(linear, out, plan, start, stop, 4, padded)
+        return _ranked(linear, out, plan, start, stop, 4, padded, pow2)
     if rank == 5:
-        return _ranked(linear, out, plan, start, stop, 5, padded)
+        return _ranked(linear, out, plan, start, stop, 5, padded, pow2)
     if rank == 6:
-        return _ranked(linear, out, plan, start, stop, 6, padded)
+        return _ranked(linear, out, plan, start, stop, 6, padded, pow2)
     if rank == 7:
-        return _ranked(linear, out, plan, start, stop, 7, padded)
+        return _ranked(linear, out, plan, start, stop, 7, padded, pow2)
     if rank == 8:
-        return _ranked(linear, out, plan, start, stop, 8, padded)
+        return _ranked(linear, out, plan, start, stop, 8, padded, pow2)
     return _body(linear, out, plan.divisor, plan.order, plan.order_extent,
-                 <uint64_t> plan.size, start, stop, rank, padded)
+                 <uint64_t> plan.size, start, stop, rank, padded, pow2)
 
 
 cdef bint _unravel(const index_t[:] linear, int64_t[:, :] out, LayoutPlan plan,
                    Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     if plan.padded:
-        return _unravel_padded(linear, out, plan, start, stop, True)
-    return _unravel_padded(linear, out, plan, start, stop, False)
+        if plan.pow2:
+            return _unravel_ranked(linear, out, plan, start, stop, True, True)
+        return _unravel_ranked(linear, out, plan, start, stop, True, False)
+    if plan.pow2:
+        return _unravel_ranked(linear, out, plan, start, stop, False, True)
+    return _unravel_ranked(linear, out, plan, start, stop, False, False)
 
 
 cdef bint _is_bad(uint64_t n, LayoutPlan plan) noexcept nogil:
