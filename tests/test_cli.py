@@ -516,12 +516,18 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
         assert case["copy_fraction"] == pytest.approx(case["copy_s"] / case["xlashape_s"])
 
 
-def test_bench_plot_without_matplotlib_says_how_to_get_it(cli):
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        result = cli("bench", "--quick", "--plot", "out.png")
-        assert result.returncode != 0
-        assert "--plot needs matplotlib" in result.stderr
-    else:
-        pytest.skip("matplotlib is installed")
+def test_bench_plot_draws_a_png(cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    result = cli("bench", "--quick", "--plot", "throughput.png")
+    assert result.returncode == 0, result.stderr
+    png = (tmp_path / "throughput.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+def test_bench_plot_without_matplotlib_says_how_to_get_it(monkeypatch, tmp_path):
+    from xlashape import bench
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    with pytest.raises(SystemExit, match=r"--plot needs matplotlib; install it with pip install"):
+        bench.plot([], str(tmp_path / "never.png"))
+    assert not (tmp_path / "never.png").exists()
