@@ -49,12 +49,7 @@ def padding_fill_value(
     ``np.maximum`` (for LOWEST_PAD) or ``np.minimum`` (for HIGHEST_PAD) of any
     non-NaN value unchanged, which is what such padding is for.
     """
-    try:
-        pad = PaddingValue(padding_value)
-    except ValueError:
-        raise ValueError(
-            f"padding_value must be a PaddingValue (0 to 5), got {padding_value!r}"
-        ) from None
+    pad = PaddingValue.coerce(padding_value)
     dt = np.dtype(dtype)
     if pad in _UNSPECIFIED:
         return None

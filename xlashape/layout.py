@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ._frozen import Frozen
 from ._validate import as_int_tuple
 from .primitive_type import PaddingValue
 
 __all__ = ["Layout"]
 
 
-class Layout:
+class Layout(Frozen):
     """XLA's Layout proto: ``minor_to_major``, ``padded_dimensions`` and
     ``padding_value``.
 
@@ -34,12 +35,7 @@ class Layout:
     ) -> None:
         m2m = as_int_tuple(minor_to_major, "minor_to_major")
         padded = as_int_tuple(padded_dimensions, "padded_dimensions")
-        try:
-            pad = PaddingValue(padding_value)
-        except ValueError:
-            raise ValueError(
-                f"padding_value must be a PaddingValue (0 to 5), got {padding_value!r}"
-            ) from None
+        pad = PaddingValue.coerce(padding_value)
         object.__setattr__(self, "_minor_to_major", m2m)
         object.__setattr__(self, "_padded_dimensions", padded)
         object.__setattr__(self, "_padding_value", pad)
@@ -75,25 +71,8 @@ class Layout:
     def padding_value(self) -> PaddingValue:
         return self._padding_value
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Layout is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Layout is immutable; cannot delete {name!r}")
-
     def _key(self) -> tuple:
         return (self._minor_to_major, self._padded_dimensions, self._padding_value)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Layout):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(("Layout",) + self._key())
-
-    def __reduce__(self):
-        return (Layout, self._key())
 
     def __repr__(self) -> str:
         parts = [f"minor_to_major={self._minor_to_major}"]

@@ -151,3 +151,11 @@ class PaddingValue(enum.IntEnum):
     LOWEST_PAD = 3
     HIGHEST_PAD = 4
     UNKNOWN_PAD = 5
+
+    @classmethod
+    def coerce(cls, value: PaddingValue | int) -> PaddingValue:
+        """A PaddingValue or its number; ValueError naming the value otherwise."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"padding_value must be a PaddingValue (0 to 5), got {value!r}") from None

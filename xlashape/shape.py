@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ._plan import LayoutPlan
+from ._frozen import Frozen
 from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
 from .layout import Layout
 from .primitive_type import PrimitiveType
@@ -58,7 +59,7 @@ def validate_layout(layout: Layout, dimensions: tuple[int, ...]) -> None:
                 )
 
 
-class Shape:
+class Shape(Frozen):
     """An array shape: element type, dimension sizes and a :class:`Layout`.
 
     ``layout=None`` gives the default major-to-minor layout ``{n-1,...,0}``
@@ -256,26 +257,9 @@ class Shape:
             strides.append(stride)
         return tuple(strides)
 
-    # -- value semantics -------------------------------------------------
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Shape is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Shape is immutable; cannot delete {name!r}")
-
+    # -- value semantics (the rest is Frozen's) ----------------------------
     def _key(self) -> tuple:
         return (self._element_type, self._dimensions, self._layout)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Shape):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(("Shape",) + self._key())
-
-    def __reduce__(self):
-        return (Shape, self._key())
 
     def __repr__(self) -> str:
         return f"Shape({self._element_type.text!r}, {self._dimensions}, {self._layout!r})"
