@@ -600,3 +600,9 @@ def test_from_array_empty_arrays_get_the_default_layout():
 def test_from_array_errors(make, error, message):
     with pytest.raises(error, match=message):
         Shape.from_array(make())
+
+
+@pytest.mark.parametrize("padding", [PaddingValue.ZERO_PAD, PaddingValue.ONE_PAD, PaddingValue.UNKNOWN_PAD])
+def test_padding_fill_value_refuses_non_xla_dtypes(padding):
+    with pytest.raises(TypeError, match="XLA element types only, got dtype <U3"):
+        padding_fill_value(padding, "U3")

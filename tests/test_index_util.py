@@ -332,3 +332,39 @@ def test_compare_indices():
     assert IndexUtil.compare_indices([], []) == 0
     with pytest.raises(ValueError, match="lengths 2 and 1"):
         IndexUtil.compare_indices([0, 0], [0])
+
+
+# -- found in review -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [np.array(1.9), np.array(True), np.array(1, dtype=object), np.float64(1.0)])
+def test_zero_d_non_integers_are_refused_not_truncated(value):
+    with pytest.raises(TypeError):
+        ravel(SHAPE, (1, value, 0))
+    with pytest.raises(TypeError):
+        unravel(SHAPE, value)
+
+
+def test_python_ints_beyond_int64_in_lists_are_out_of_bounds():
+    with pytest.raises(IndexOutOfBoundsError, match=r"-1 at position \(0, 0\) is out of bounds"):
+        ravel(SHAPE, [[-1, 2**63, 0], [1, 1, 1]])
+    with pytest.raises(IndexOutOfBoundsError, match=r"18446744073709551616 at position \(0,\) is out of bounds"):
+        unravel(SHAPE, [2**64, 1])
+    with pytest.raises(TypeError, match="dtype float64"):
+        ravel(SHAPE, [[0.5, 1, 2]])
+
+
+def test_out_of_any_64_bit_int_dtype_is_accepted():
+    out = np.empty(len(ROWS), dtype=np.longlong)
+    assert ravel(SHAPE, ROWS, out=out) is out
+    np.testing.assert_array_equal(out, OFFSETS)
+
+
+def test_single_index_calls_refuse_out_and_check_threads():
+    with pytest.raises(TypeError, match="out= is for batches"):
+        ravel(SHAPE, (0, 0, 0), out=np.empty(1, dtype=np.int64))
+    with pytest.raises(TypeError, match="out= is for batches"):
+        unravel(SHAPE, 0, out=np.empty((1, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        ravel(SHAPE, (0, 0, 0), threads=-5)
+    assert ravel(SHAPE, (0, 0, 0), threads=2) == 0

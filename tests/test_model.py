@@ -194,3 +194,15 @@ def test_sizes_and_strides():
     assert Shape("f32", [2, 3]).padded_dimensions == (2, 3)
     assert Shape("f32", []).buffer_size == 1
     assert Shape("f32", [4, 0]).element_count == 0
+
+
+def test_dimensions_beyond_int64_are_refused_even_in_empty_shapes():
+    with pytest.raises(OverflowError, match="dimension 1 has size or padded width 18446744073709551616"):
+        Shape("f32", (0, 2**64))
+    with pytest.raises(OverflowError, match="dimension 0 has size or padded width"):
+        Shape("f32", (0, 3), Layout((1, 0), (2**63, 3)))
+
+
+def test_padding_value_refuses_booleans():
+    with pytest.raises(ValueError, match="padding_value must be a PaddingValue"):
+        Layout([0], padding_value=True)

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import xlashape as xs
 from inputs import DTYPES, index_arrays
@@ -144,6 +143,8 @@ def test_ravel_raises_what_numpy_raises(call):
 @pytest.mark.parametrize(
     "call",
     [
+        lambda f: f([0, 0], ()),
+        lambda f: f(np.array([], dtype=int), ()),
         lambda f: f(6, (2, 3)),
         lambda f: f(-1, (2, 3)),
         lambda f: f(1.0, (2, 3)),
@@ -264,12 +265,15 @@ def test_results_do_not_depend_on_the_thread_count(threads):
         got = xs.ravel(variant, shape, threads=threads)
         np.testing.assert_array_equal(got, numpy_ravel(shape, variant))
     np.testing.assert_array_equal(xs.unravel(expected, shape, threads=threads), rows)
+    # Bad rows in different chunks (the later chunk's found too): the
+    # earliest is reported whatever the thread count.
     bad = rows.copy()
-    bad[250_000, 2] = 5
     bad[280_000, 1] = -1
-    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 250000 of the batch"):
+    bad[100_000, 2] = 5
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 100000 of the batch"):
         xs.ravel(bad, shape, threads=threads)
     wrong = expected.copy()
+    wrong[290_000] = -3
     wrong[123_457] = -3
     with pytest.raises(xs.IndexOutOfBoundsError, match="at row 123457 of the batch"):
         xs.unravel(wrong, shape, threads=threads)
@@ -326,3 +330,34 @@ def test_power_of_two_padding_is_still_checked():
     np.testing.assert_array_equal(xs.unravel(np.array([0, 5, 14]), shape), [[0, 0], [1, 1], [2, 3]])
     with pytest.raises(xs.IndexOutOfBoundsError, match="linear index 7 at row 1 of the batch lands on padding"):
         xs.unravel(np.array([0, 7]), shape)
+
+
+def test_order_and_padding_may_be_arrays():
+    rows = (np.array([1, 2]), np.array([3, 0]))
+    expected = xs.ravel_multi_index(rows, (3, 4), order=(0, 1), padded_dims=(4, 4))
+    got = xs.ravel_multi_index(rows, (3, 4), order=np.array([0, 1]), padded_dims=np.array([4, 4]))
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(expected, [13, 2])
+
+
+def test_rank_zero_out_is_checked():
+    with pytest.raises(TypeError, match="int64"):
+        xs.ravel_multi_index((), (), out=np.zeros((), dtype=np.int32))
+    out = np.full((), 7, dtype=np.int64)
+    assert xs.ravel_multi_index((), (), out=out) is out and out == 0
+
+
+def test_a_forked_child_converts_after_the_parent_used_the_pool():
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    shape = xs.Shape("f32", [1000, 1000])
+    rows = np.zeros((400_000, 2), dtype=np.int64)
+    xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_ravel_in_child, (rows, shape))
+        assert result.get(timeout=60) == 0
+
+
+def _ravel_in_child(rows, shape):
+    return int(xs.ravel(rows, shape, threads=2).sum())

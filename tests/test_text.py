@@ -60,3 +60,18 @@ def test_parse_errors_quote_the_text(text, message):
 def test_parse_rejects_non_strings():
     with pytest.raises(TypeError, match="must be a str"):
         ShapeUtil.parse_shape_string(b"f32[2]")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("f32[99999999999,99999999999]", "more than the int64 maximum"),
+        ("f32[0,18446744073709551616]", "more than the int64 maximum"),
+        ("f32[\u0663,2]", "dimensions must be non-negative integers"),
+        ("f32[" + "9" * 5000 + "]", "dimensions: Exceeds the limit"),
+    ],
+)
+def test_parse_errors_are_value_errors_quoting_the_text(text, message):
+    with pytest.raises(ValueError, match=message) as info:
+        ShapeUtil.parse_shape_string(text)
+    assert repr(text)[:40] in str(info.value)

@@ -14,7 +14,7 @@ MODES: dict[str, int]
 BLOCK: int
 
 def as_index_array(
-    values: object, what: str, *, allow_bool: bool = False, numpy_empty_rule: bool = False
+    values: object, what: str, *, allow_bool: bool = False, numpy_rules: bool = False
 ) -> NDArray[np.integer]: ...
 def check_out(
     out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray]

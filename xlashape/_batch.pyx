@@ -12,14 +12,16 @@ cimport numpy as cnp
 import numpy as np
 
 from xlashape._plan cimport LayoutPlan
+from xlashape._types cimport MODE_CLIP, MODE_RAISE, MODE_WRAP
 
 from xlashape import _ravel, _unravel, reference
-from xlashape.errors import index_out_of_bounds
+from xlashape._validate import INT64_MAX
+from xlashape.errors import IndexOutOfBoundsError, index_out_of_bounds
 from xlashape.threads import run_chunks
 
 cnp.import_array()
 
-RAISE, WRAP, CLIP = 0, 1, 2
+RAISE, WRAP, CLIP = MODE_RAISE, MODE_WRAP, MODE_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
 # Rows per call of the column kernel when the columns are separate arrays.
 BLOCK = 1 << 16
@@ -37,26 +39,45 @@ _RAVEL_COLUMN = _by_dtype(_ravel.ravel_column)
 _UNRAVEL = _by_dtype(_unravel.unravel)
 
 
-def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_empty_rule=False):
+def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=False):
     """``values`` as an integer array in native byte order, without copying
     when it already is one. Booleans are read as 0 and 1 only if allowed.
 
-    An empty list (which NumPy types as float64) counts as int64, unless
-    ``numpy_empty_rule`` asks for NumPy's TypeError."""
+    Lists are read as a user means them, unless ``numpy_rules`` asks for
+    NumPy's TypeErrors: an empty list (typed float64 by NumPy) counts as
+    int64, and Python ints no int64 holds (typed float64 or object) are out
+    of bounds, an IndexOutOfBoundsError naming the first."""
     if (type(values) is np.ndarray and cnp.PyArray_ISINTEGER(<cnp.ndarray> values)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)):
         return values  # the common case, first
     array = np.asarray(values)
     kind = array.dtype.kind
-    if array.size == 0 and not isinstance(values, np.ndarray) and not numpy_empty_rule:
+    from_list = not isinstance(values, np.ndarray) and not numpy_rules
+    if array.size == 0 and from_list:
         array = array.astype(np.int64)
     elif kind == "b" and allow_bool:
         array = array.view(np.uint8)
     elif kind not in "iu":
+        if from_list and kind in "fO":
+            _raise_for_huge_ints(values, what)
         raise TypeError(f"{what} must hold integers, got an array of dtype {array.dtype}")
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return array
+
+
+cdef _raise_for_huge_ints(values, str what):
+    """If ``values`` are all ints, NumPy found no integer dtype for them: the
+    first outside [0, int64 max] is out of bounds for any shape."""
+    objects = np.asarray(values, dtype=object)
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in objects.flat):
+        return
+    for position, value in np.ndenumerate(objects):
+        if not 0 <= value <= INT64_MAX:
+            raise IndexOutOfBoundsError(
+                f"{what}: {value} at position {position} is out of bounds; no shape "
+                f"holds an index outside [0, {INT64_MAX}]"
+            )
 
 
 cdef void _byte_bounds(cnp.ndarray a, char** low, char** high) noexcept:
@@ -94,7 +115,8 @@ def check_out(out, tuple shape, inputs):
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
     cdef cnp.ndarray array = out
-    if cnp.PyArray_TYPE(array) != cnp.NPY_INT64 or not cnp.PyArray_ISNOTSWAPPED(array):
+    if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
+            or not cnp.PyArray_ISNOTSWAPPED(array)):
         raise TypeError(f"out must have dtype int64 (native byte order), got {array.dtype}")
     if out.shape != shape:
         raise ValueError(f"out must have shape {shape}, got {out.shape}")

@@ -10,6 +10,7 @@ import numpy as np
 from xlashape._plan cimport LayoutPlan
 
 from xlashape import convert
+from xlashape.threads import check_threads
 
 
 cdef LayoutPlan _plan_of(shape):
@@ -17,6 +18,15 @@ cdef LayoutPlan _plan_of(shape):
         return shape._plan
     except AttributeError:
         raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
+
+
+cdef _check_single(out, threads):
+    """One index gives a plain result: ``out`` has no place, and ``threads``
+    none to do, but a bad value is still an error."""
+    if out is not None:
+        raise TypeError("out= is for batches; one index gives a plain int or tuple")
+    if threads is not None:
+        check_threads(threads)
 
 
 cdef bint _is_batch(object sequence):
@@ -40,12 +50,15 @@ def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, thre
     cdef LayoutPlan plan = _plan_of(shape)
     if type(multi_index) is tuple or type(multi_index) is list:
         if not _is_batch(multi_index):
+            if out is not None or threads is not None:
+                _check_single(out, threads)
             return plan.ravel_one(multi_index)
     elif isinstance(multi_index, np.ndarray) and multi_index.ndim == 1:
         if multi_index.dtype.kind not in "iu":
             raise TypeError(
                 f"multi-index must hold integers, got an array of dtype {multi_index.dtype}"
             )
+        _check_single(out, threads)
         return plan.ravel_one(multi_index.tolist())
     return convert.ravel(multi_index, shape, out=out, threads=threads)
 
@@ -61,8 +74,9 @@ def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, thr
     one that lands on padding, naming the row and dimension.
     """
     cdef LayoutPlan plan = _plan_of(shape)
-    if type(linear_index) is int or not isinstance(linear_index, (list, tuple, np.ndarray)):
-        return plan.unravel_one(linear_index)
-    if isinstance(linear_index, np.ndarray) and linear_index.ndim == 0:
+    if (type(linear_index) is int or not isinstance(linear_index, (list, tuple, np.ndarray))
+            or (isinstance(linear_index, np.ndarray) and linear_index.ndim == 0)):
+        if out is not None or threads is not None:
+            _check_single(out, threads)
         return plan.unravel_one(linear_index)
     return convert.unravel(linear_index, shape, out=out, threads=threads)

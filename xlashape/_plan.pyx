@@ -6,7 +6,7 @@ checked them.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.number cimport PyIndex_Check
+from cpython.number cimport PyNumber_Index
 from libc.stdint cimport int64_t, uint64_t
 
 from xlashape._fastdiv cimport FastDivisor, fast_divide
@@ -75,9 +75,9 @@ cdef class LayoutPlan:
         for j in range(self.rank):
             item = idx[j]
             try:
-                if type(item) is bool or not PyIndex_Check(item):
+                if type(item) is bool:
                     raise TypeError
-                v = item
+                v = PyNumber_Index(item)  # ints only: no float or bool truncated
             except (TypeError, OverflowError):
                 # Not an integer, or outside int64: the reference names it.
                 return reference.linear_index(self.dimensions, self.minor_to_major,
@@ -94,9 +94,9 @@ cdef class LayoutPlan:
         cdef uint64_t n, q, r
         cdef Py_ssize_t k
         try:
-            if type(linear_index) is bool or not PyIndex_Check(linear_index):
+            if type(linear_index) is bool:
                 raise TypeError
-            v = linear_index
+            v = PyNumber_Index(linear_index)  # ints only: no float or bool truncated
         except (TypeError, OverflowError):
             return reference.multi_index(self.dimensions, self.minor_to_major,
                                          self.widths, linear_index)

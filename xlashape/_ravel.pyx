@@ -114,20 +114,24 @@ cdef Py_ssize_t _first_bad(const index_t[:] col, Py_ssize_t start, Py_ssize_t st
     return -1
 
 
+cdef Py_ssize_t _first_bad_row(const index_t[:, ::1] idx, LayoutPlan plan,
+                               Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    cdef Py_ssize_t i, j
+    for i in range(start, stop):
+        for j in range(plan.rank):
+            if <uint64_t> idx[i, j] >= plan.extent[j]:
+                return i
+    return -1
+
+
 def ravel_rows(LayoutPlan plan, const index_t[:, ::1] indices, int64_t[::1] out,
                Py_ssize_t start, Py_ssize_t stop):
     """Rows of a C-contiguous (N, rank) batch, every dimension in 'raise'."""
-    cdef Py_ssize_t i, j
-    cdef bint bad
+    cdef Py_ssize_t row = -1
     with nogil:
-        bad = _rows(indices, out, plan, start, stop)
-    if not bad:
-        return -1
-    for i in range(start, stop):
-        for j in range(plan.rank):
-            if <uint64_t> indices[i, j] >= plan.extent[j]:
-                return i
-    return -1
+        if _rows(indices, out, plan, start, stop):
+            row = _first_bad_row(indices, plan, start, stop)
+    return row
 
 
 cdef Py_ssize_t _strided(const index_t[:, :] idx, const unsigned char[::1] modes,
@@ -170,10 +174,9 @@ def ravel_column(LayoutPlan plan, Py_ssize_t dim, const index_t[:] column,
 
     ``first`` overwrites ``out`` instead of adding to it.
     """
-    cdef bint bad
+    cdef Py_ssize_t row = -1
     with nogil:
-        bad = _column_block(column, out, start, stop, plan.extent[dim],
-                            plan.stride[dim], <Mode> mode, first)
-    if not bad:
-        return -1
-    return _first_bad(column, start, stop, plan.extent[dim])
+        if _column_block(column, out, start, stop, plan.extent[dim],
+                         plan.stride[dim], <Mode> mode, first):
+            row = _first_bad(column, start, stop, plan.extent[dim])
+    return row

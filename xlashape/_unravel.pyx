@@ -115,16 +115,20 @@ cdef bint _is_bad(uint64_t n, LayoutPlan plan) noexcept nogil:
     return False
 
 
-def unravel(LayoutPlan plan, const index_t[:] linear, int64_t[:, :] out,
-            Py_ssize_t start, Py_ssize_t stop):
-    """Unravel rows [start, stop); the first bad row, or -1. Rank >= 1."""
+cdef Py_ssize_t _first_bad_row(const index_t[:] linear, LayoutPlan plan,
+                               Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     cdef Py_ssize_t i
-    cdef bint bad
-    with nogil:
-        bad = _unravel(linear, out, plan, start, stop)
-    if not bad:
-        return -1
     for i in range(start, stop):
         if _is_bad(<uint64_t> linear[i], plan):
             return i
     return -1
+
+
+def unravel(LayoutPlan plan, const index_t[:] linear, int64_t[:, :] out,
+            Py_ssize_t start, Py_ssize_t stop):
+    """Unravel rows [start, stop); the first bad row, or -1. Rank >= 1."""
+    cdef Py_ssize_t row = -1
+    with nogil:
+        if _unravel(linear, out, plan, start, stop):
+            row = _first_bad_row(linear, plan, start, stop)
+    return row

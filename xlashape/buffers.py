@@ -51,6 +51,8 @@ def padding_fill_value(
     """
     pad = PaddingValue.coerce(padding_value)
     dt = np.dtype(dtype)
+    if dt.kind not in "biufc":
+        raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
     if pad in _UNSPECIFIED:
         return None
     if pad in (PaddingValue.ZERO_PAD, PaddingValue.ONE_PAD):
@@ -61,10 +63,8 @@ def padding_fill_value(
     if dt.kind in "iu":
         info = np.iinfo(dt)
         return dt.type(info.max if highest else info.min)
-    if dt.kind in "fc":
-        end = np.inf if highest else -np.inf
-        return dt.type(complex(end, end) if dt.kind == "c" else end)
-    raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
+    end = np.inf if highest else -np.inf
+    return dt.type(complex(end, end) if dt.kind == "c" else end)
 
 
 def _fill_padding(buffer: np.ndarray, shape: Shape, fill) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _index, reference
-from ._validate import as_int, as_int_tuple, normalize_dimension
+from ._validate import as_int_tuple, normalize_dimension
 from .shape import Shape, require_shape
 
 __all__ = ["IndexUtil"]

@@ -26,6 +26,9 @@ class Layout(Frozen):
     """
 
     __slots__ = ("_minor_to_major", "_padded_dimensions", "_padding_value")
+    _minor_to_major: tuple[int, ...]
+    _padded_dimensions: tuple[int, ...]
+    _padding_value: PaddingValue
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class Layout(Frozen):
 
     @property
     def minor_to_major(self) -> tuple[int, ...]:
+        """The dimension numbers, most minor (fastest-changing in memory) first."""
         return self._minor_to_major
 
     @property
@@ -65,10 +69,12 @@ class Layout(Frozen):
 
     @property
     def padded_dimensions(self) -> tuple[int, ...]:
+        """The width each dimension is padded to, or () when not padded."""
         return self._padded_dimensions
 
     @property
     def padding_value(self) -> PaddingValue:
+        """What fills the padding positions."""
         return self._padding_value
 
     def _key(self) -> tuple:

@@ -29,6 +29,7 @@ class LayoutUtil:
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
     ) -> Layout:
+        """A Layout from its three fields (see :class:`Layout`)."""
         return Layout(minor_to_major, padded_dimensions, padding_value)
 
     @staticmethod
@@ -41,6 +42,7 @@ class LayoutUtil:
 
     @staticmethod
     def get_default_layout_for_shape(shape: Shape) -> Layout:
+        """The major-to-minor layout for ``shape``'s rank."""
         return LayoutUtil.get_default_layout_for_rank(require_shape(shape).rank)
 
     @staticmethod
@@ -70,6 +72,7 @@ class LayoutUtil:
 
     @staticmethod
     def get_padding_value(shape: Shape) -> PaddingValue:
+        """What fills ``shape``'s padding positions."""
         return require_shape(shape).layout.padding_value
 
     @staticmethod

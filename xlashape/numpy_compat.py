@@ -11,11 +11,13 @@ work runs in the compiled kernels on ``threads`` threads.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import SupportsIndex, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _batch, convert
-from ._validate import INT64_MAX, as_int_tuple
+from ._validate import as_int_tuple
 from .layout import Layout
 from .shape import Shape
 
@@ -28,21 +30,18 @@ def _shape(dims: object, order: Order, padded_dims: Sequence[int] | None) -> Sha
     """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
     dimensions = as_int_tuple(np.atleast_1d(dims).tolist() if np.ndim(dims) == 0 else dims, "dims")
     rank = len(dimensions)
-    if order is None or order == "C":
+    if order is None or (isinstance(order, str) and order == "C"):
         minor_to_major = range(rank - 1, -1, -1)
-    elif order == "F":
+    elif isinstance(order, str) and order == "F":
         minor_to_major = range(rank)
     elif isinstance(order, str):
         raise ValueError(f"only 'C' or 'F' order, or a minor_to_major tuple, is permitted (got {order!r})")
     else:
         minor_to_major = order
     try:
-        return Shape("s64", dimensions, Layout(minor_to_major, padded_dims or ()))
-    except OverflowError:
-        raise ValueError(
-            f"invalid dims {dimensions}: the array would hold more than the "
-            f"int64 maximum of {INT64_MAX} elements"
-        ) from None
+        return Shape("s64", dimensions, Layout(minor_to_major, () if padded_dims is None else padded_dims))
+    except OverflowError as e:  # NumPy says ValueError for dims too large
+        raise ValueError(f"invalid dims {dimensions}: {e}") from None
 
 
 def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
@@ -56,10 +55,32 @@ def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
             items = [multi_index]
     if len(items) != rank:
         raise ValueError(f"parameter multi_index must be a sequence of length {rank}, got {len(items)}")
-    return [_batch.as_index_array(c, f"multi_index[{i}]", allow_bool=True, numpy_empty_rule=True)
+    return [_batch.as_index_array(c, f"multi_index[{i}]", allow_bool=True, numpy_rules=True)
             for i, c in enumerate(items)]  # fmt: skip
 
 
+@overload
+def ravel_multi_index(
+    multi_index: Sequence[SupportsIndex],
+    dims: SupportsIndex | Sequence[SupportsIndex],
+    mode: str | Sequence[str] = ...,
+    order: Order = ...,
+    *,
+    out: None = ...,
+    padded_dims: Sequence[int] | None = ...,
+    threads: int | None = ...,
+) -> np.intp: ...
+@overload
+def ravel_multi_index(
+    multi_index: ArrayLike,
+    dims: SupportsIndex | Sequence[SupportsIndex],
+    mode: str | Sequence[str] = ...,
+    order: Order = ...,
+    *,
+    out: NDArray[np.int64] | None = ...,
+    padded_dims: Sequence[int] | None = ...,
+    threads: int | None = ...,
+) -> NDArray[np.intp] | np.intp: ...
 def ravel_multi_index(
     multi_index: object,
     dims: object,
@@ -82,15 +103,15 @@ def ravel_multi_index(
     if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and multi_index.shape[0] == shape.rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
-        rows = _batch.as_index_array(multi_index, "multi_index", allow_bool=True).T
+        rows = _batch.as_index_array(multi_index, "multi_index", allow_bool=True, numpy_rules=True).T
         return _batch.ravel_array(shape._plan, rows, codes, out, threads)
     columns = np.broadcast_arrays(*_columns(multi_index, shape.rank))
     if not columns:  # rank 0: the one multi-index () is at 0
         if out is None:
             return np.intp(0)
-        _flat_out(out, ()).fill(0)
+        _batch.check_out(out, (), ()).fill(0)
         return out
-    result_shape = columns[0].shape if columns else ()
+    result_shape = columns[0].shape
     flat_out = None if out is None else _flat_out(out, result_shape)
     result = _batch.ravel_columns(shape._plan, [c.reshape(-1) for c in columns], codes, flat_out, threads)
     if out is not None:
@@ -109,6 +130,26 @@ def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
     return out.reshape(-1)
 
 
+@overload
+def unravel_index(
+    indices: SupportsIndex,
+    shape: SupportsIndex | Sequence[SupportsIndex],
+    order: Order = ...,
+    *,
+    out: None = ...,
+    padded_dims: Sequence[int] | None = ...,
+    threads: int | None = ...,
+) -> tuple[np.intp, ...]: ...
+@overload
+def unravel_index(
+    indices: ArrayLike,
+    shape: SupportsIndex | Sequence[SupportsIndex],
+    order: Order = ...,
+    *,
+    out: NDArray[np.int64] | None = ...,
+    padded_dims: Sequence[int] | None = ...,
+    threads: int | None = ...,
+) -> tuple[NDArray[np.intp], ...] | tuple[np.intp, ...]: ...
 def unravel_index(
     indices: object,
     shape: object,
@@ -127,8 +168,10 @@ def unravel_index(
     ``(rank,) + indices.shape``, receives them; the tuple holds its rows.
     """
     target = _shape(shape, order, padded_dims)
-    linear = _batch.as_index_array(indices, "indices", allow_bool=True, numpy_empty_rule=True)
+    linear = _batch.as_index_array(indices, "indices", allow_bool=True, numpy_rules=True)
     rank = target.rank
+    if rank == 0 and linear.ndim:
+        raise ValueError("multiple indices are not supported for 0d arrays")
     rows = np.empty((rank,) + linear.shape, dtype=np.int64) if out is None else out
     if out is not None:
         _flat_out(out, (rank,) + linear.shape)

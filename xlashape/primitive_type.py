@@ -39,10 +39,12 @@ class PrimitiveType(enum.IntEnum):
 
     @property
     def byte_size(self) -> int | None:
+        """Bytes per element; None for TUPLE, OPAQUE and TOKEN."""
         return _BYTE_SIZES[self]
 
     @property
     def text(self) -> str:
+        """The lowercase name used in shape strings, such as 'f32'."""
         return self.name.lower()
 
     @property
@@ -52,6 +54,7 @@ class PrimitiveType(enum.IntEnum):
 
     @property
     def numpy_dtype(self) -> np.dtype | None:
+        """The matching NumPy dtype, or None where NumPy has none."""
         name = _NUMPY_NAMES.get(self)
         return None if name is None else np.dtype(name)
 
@@ -156,6 +159,8 @@ class PaddingValue(enum.IntEnum):
     def coerce(cls, value: PaddingValue | int) -> PaddingValue:
         """A PaddingValue or its number; ValueError naming the value otherwise."""
         try:
+            if isinstance(value, bool):
+                raise ValueError
             return cls(value)
         except ValueError:
             raise ValueError(f"padding_value must be a PaddingValue (0 to 5), got {value!r}") from None

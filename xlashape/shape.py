@@ -74,6 +74,10 @@ class Shape(Frozen):
     """
 
     __slots__ = ("_element_type", "_dimensions", "_layout", "_plan")
+    _element_type: PrimitiveType
+    _dimensions: tuple[int, ...]
+    _layout: Layout
+    _plan: LayoutPlan
 
     def __init__(
         self,
@@ -100,6 +104,12 @@ class Shape(Frozen):
             raise TypeError(f"layout must be a Layout or None, got {type(layout).__name__}")
         validate_layout(layout, dims)
         widths = layout.padded_dimensions or dims
+        for i, width in enumerate(widths):
+            if width > INT64_MAX:
+                raise OverflowError(
+                    f"dimension {i} has size or padded width {width}, more than the "
+                    f"int64 maximum {INT64_MAX}"
+                )
         count = math.prod(widths)
         if count > INT64_MAX:
             raise OverflowError(
@@ -154,18 +164,22 @@ class Shape(Frozen):
     # -- the model -------------------------------------------------------
     @property
     def element_type(self) -> PrimitiveType:
+        """The XLA element type of the array."""
         return self._element_type
 
     @property
     def dimensions(self) -> tuple[int, ...]:
+        """The size of each dimension, by dimension number."""
         return self._dimensions
 
     @property
     def layout(self) -> Layout:
+        """How the elements lie in linear memory (the default layout if none was given)."""
         return self._layout
 
     @property
     def rank(self) -> int:
+        """The number of dimensions."""
         return len(self._dimensions)
 
     @property

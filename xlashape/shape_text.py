@@ -11,9 +11,9 @@ from .shape import Shape
 __all__ = ["human_string", "human_string_with_layout", "parse_shape_string"]
 
 _SHAPE = re.compile(
-    r"\s*(?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\](?:\{(?P<layout>[^}]*)\})?\s*"
+    r"\s*(?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\](?:\{(?P<layout>[^}]*)\})?\s*", re.ASCII
 )
-_INTS = re.compile(r"\s*(?:\d+\s*(?:,\s*\d+\s*)*)?")
+_INTS = re.compile(r"\s*(?:\d+\s*(?:,\s*\d+\s*)*)?", re.ASCII)
 
 
 def human_string(shape: Shape) -> str:
@@ -38,7 +38,10 @@ def _ints(text: str, field: str, source: str) -> tuple[int, ...]:
             f"cannot parse shape {source!r}: {field} must be non-negative "
             f"integers separated by commas, got {text!r}"
         )
-    return tuple(int(v) for v in text.split(",")) if text.strip() else ()
+    try:
+        return tuple(int(v) for v in text.split(",")) if text.strip() else ()
+    except ValueError as e:  # more digits than int() converts
+        raise ValueError(f"cannot parse shape {source!r}: {field}: {e}") from None
 
 
 def parse_shape_string(text: str) -> Shape:
@@ -69,5 +72,5 @@ def parse_shape_string(text: str) -> Shape:
         layout = Layout(_ints(match["layout"], "layout", text))
     try:
         return Shape(element_type, dims, layout)
-    except ValueError as e:
+    except (ValueError, OverflowError) as e:
         raise ValueError(f"invalid shape {text!r}: {e}") from None

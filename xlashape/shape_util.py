@@ -86,6 +86,7 @@ class ShapeUtil:
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
     ) -> Shape:
+        """A shape with the given ``minor_to_major`` and, optionally, padding."""
         return Shape(element_type, dimensions, Layout(minor_to_major, padded_dimensions, padding_value))
 
     @staticmethod
@@ -115,6 +116,7 @@ class ShapeUtil:
 
     @staticmethod
     def rank(shape: Shape) -> int:
+        """The number of dimensions."""
         return _shape(shape).rank
 
     @staticmethod

@@ -50,6 +50,17 @@ def check_threads(threads: object) -> int:
     return n
 
 
+def _forget_pool_in_child() -> None:
+    """A forked child inherits the pool but not its threads: start afresh."""
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
 def _get_pool() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
