@@ -542,3 +542,19 @@ def test_bench_plot_without_matplotlib_says_how_to_get_it(monkeypatch, tmp_path)
     with pytest.raises(SystemExit, match=r"--plot needs matplotlib; install it with pip install"):
         bench.plot([], str(tmp_path / "never.png"))
     assert not (tmp_path / "never.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "f32[99999999999,99999999999]"),
+        ("show", "f32[0,18446744073709551616]"),
+        ("show", "f32[2,3]{0,1}", "--padded", "3,99999999999999999999"),
+    ],
+)
+def test_oversized_shapes_are_one_line_usage_errors(cli, args):
+    result = cli(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "int64 maximum" in result.stderr

@@ -318,7 +318,7 @@ def _shape_from(args: argparse.Namespace) -> Shape:
     )
     try:
         return Shape(shape.element_type, shape.dimensions, layout)
-    except ValueError as e:
+    except (ValueError, OverflowError) as e:
         widths = ",".join(map(str, args.padded))
         raise CommandError(f"--padded {widths} does not fit {shape}: {e}", EXIT_USAGE) from None
 
