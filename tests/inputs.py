@@ -14,7 +14,9 @@ import numpy as np
 
 SIGNED = (np.int8, np.int16, np.int32, np.int64)
 UNSIGNED = (np.uint8, np.uint16, np.uint32, np.uint64)
-DTYPES = SIGNED + UNSIGNED
+# C's long long: 64 bits like int64, but a type of its own where int64 is long.
+LONGLONG = (np.longlong, np.ulonglong)
+DTYPES = SIGNED + UNSIGNED + LONGLONG
 ORDERS = ("C", "F")
 
 
@@ -31,7 +33,7 @@ def index_arrays(values: np.ndarray) -> Iterator[tuple[str, object]]:
     for dtype in DTYPES:
         if not fits(values, dtype):
             continue
-        name = np.dtype(dtype).name
+        name = np.dtype(dtype).char if dtype in LONGLONG else np.dtype(dtype).name
         for order in ORDERS:
             yield f"{name}-{order}", np.array(values, dtype=dtype, order=order)
         swapped = values.astype(np.dtype(dtype).newbyteorder("S"))
