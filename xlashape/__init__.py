@@ -4,6 +4,18 @@ Turns whole batches of multi-dimensional indices into linear offsets and
 back, for any ``minor_to_major`` layout, padded layouts included.
 """
 
+try:
+    from . import _plan  # noqa: F401  (the compiled core)
+except ImportError as error:  # pragma: no cover - a source tree without its build
+    import os as _os
+
+    raise ImportError(
+        "xlashape's compiled modules are not built in "
+        f"{_os.path.dirname(__file__)}: this looks like a source checkout. Run from "
+        "another directory to use the installed xlashape (pip install . first), or "
+        "build in place with pip install -e ."
+    ) from error
+
 from . import reference
 from .buffers import from_linear, padding_fill_value, to_linear, view_linear
 from .convert import ravel, unravel
