@@ -1,5 +1,7 @@
 """IndexUtil against the plain-Python reference and NumPy."""
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -368,3 +370,15 @@ def test_single_index_calls_refuse_out_and_check_threads():
     with pytest.raises(ValueError, match="threads must be >= 1"):
         ravel(SHAPE, (0, 0, 0), threads=-5)
     assert ravel(SHAPE, (0, 0, 0), threads=2) == 0
+
+
+def test_single_unravel_results_own_their_ints():
+    # Positions past Python's small-int cache: each tuple must hold its own
+    # references (a refcount slip here once crashed the interpreter).
+    shape = Shape("f32", [100001, 100000, 1024])
+    offsets = [99999, 2**40 + 12345, shape.buffer_size - 1]
+    results = [unravel(shape, offset) for offset in offsets for _ in range(50)]
+    gc.collect()
+    expected = [ref_unravel(shape, offset) for offset in offsets for _ in range(50)]
+    assert results == expected
+    assert ravel(shape, list(results[-1])) == shape.buffer_size - 1

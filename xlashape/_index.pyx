@@ -31,7 +31,10 @@ cdef _check_single(out, threads):
 
 cdef bint _is_batch(object sequence):
     """A list or tuple whose first entry is itself a row."""
-    return len(sequence) > 0 and isinstance(sequence[0], (list, tuple, np.ndarray))
+    if len(sequence) == 0:
+        return False
+    first = sequence[0]
+    return type(first) is not int and isinstance(first, (list, tuple, np.ndarray))
 
 
 def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, threads=None):

@@ -7,6 +7,8 @@ checked them.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.number cimport PyNumber_Index
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint64_t
 
 from xlashape._fastdiv cimport FastDivisor, fast_divide
@@ -75,9 +77,11 @@ cdef class LayoutPlan:
         for j in range(self.rank):
             item = idx[j]
             try:
-                if type(item) is bool:
-                    raise TypeError
-                v = PyNumber_Index(item)  # ints only: no float or bool truncated
+                if type(item) is not int:
+                    if type(item) is bool:
+                        raise TypeError
+                    item = PyNumber_Index(item)  # ints only: no float or bool truncated
+                v = item
             except (TypeError, OverflowError):
                 # Not an integer, or outside int64: the reference names it.
                 return reference.linear_index(self.dimensions, self.minor_to_major,
@@ -94,9 +98,12 @@ cdef class LayoutPlan:
         cdef uint64_t n, q, r
         cdef Py_ssize_t k
         try:
-            if type(linear_index) is bool:
+            if type(linear_index) is int:
+                v = linear_index
+            elif type(linear_index) is bool:
                 raise TypeError
-            v = PyNumber_Index(linear_index)  # ints only: no float or bool truncated
+            else:
+                v = PyNumber_Index(linear_index)  # ints only: no float or bool truncated
         except (TypeError, OverflowError):
             return reference.multi_index(self.dimensions, self.minor_to_major,
                                          self.widths, linear_index)
@@ -104,16 +111,25 @@ cdef class LayoutPlan:
         if n >= <uint64_t> self.size:
             return reference.multi_index(self.dimensions, self.minor_to_major,
                                          self.widths, linear_index)
-        result = [0] * self.rank
+        cdef int64_t position[64]
+        if self.rank > 64:
+            return reference.multi_index(self.dimensions, self.minor_to_major,
+                                         self.widths, linear_index)
         for k in range(self.rank):
             q = fast_divide(n, &self.divisor[k])
             r = n - q * self.divisor[k].divisor
             if r >= self.order_extent[k]:
                 return reference.multi_index(self.dimensions, self.minor_to_major,
                                              self.widths, linear_index)
-            result[self.order[k]] = <int64_t> r
+            position[self.order[k]] = <int64_t> r
             n = q
-        return tuple(result)
+        cdef object value
+        result = PyTuple_New(self.rank)
+        for k in range(self.rank):
+            value = position[k]
+            Py_INCREF(value)  # PyTuple_SET_ITEM steals a reference
+            PyTuple_SET_ITEM(result, k, value)
+        return result
 
 
 cdef FastDivisor _fast_divisor(width) except *:
