@@ -136,22 +136,24 @@ ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4]])
 OFFSETS = np.array([ref_ravel(SHAPE, tuple(r)) for r in ROWS.tolist()])
 
 
+def assert_batch_converts(convert, batch, expected):
+    """``convert(SHAPE, batch)`` gives ``expected`` as int64 and leaves
+    ``batch`` untouched."""
+    before = np.array(batch, copy=True)
+    result = convert(SHAPE, batch)
+    np.testing.assert_array_equal(result, expected)
+    assert result.dtype == np.int64
+    np.testing.assert_array_equal(np.asarray(batch), before)
+
+
 @pytest.mark.parametrize("label, rows", list(index_arrays(ROWS)))
 def test_every_batch_form_ravels(label, rows):
-    before = np.array(rows, copy=True)
-    result = ravel(SHAPE, rows)
-    np.testing.assert_array_equal(result, OFFSETS)
-    assert result.dtype == np.int64
-    np.testing.assert_array_equal(np.asarray(rows), before)  # input untouched
+    assert_batch_converts(ravel, rows, OFFSETS)
 
 
 @pytest.mark.parametrize("label, offsets", list(index_arrays(OFFSETS)))
 def test_every_batch_form_unravels(label, offsets):
-    before = np.array(offsets, copy=True)
-    result = unravel(SHAPE, offsets)
-    np.testing.assert_array_equal(result, ROWS)
-    assert result.dtype == np.int64
-    np.testing.assert_array_equal(np.asarray(offsets), before)
+    assert_batch_converts(unravel, offsets, ROWS)
 
 
 @pytest.mark.parametrize("label, index", list(index_arrays(ROWS[1])))
