@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from typing import SupportsIndex, overload
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .shape import Shape
 
@@ -19,7 +19,7 @@ def multidimensional_index_to_linear_index(
 @overload
 def multidimensional_index_to_linear_index(
     shape: Shape,
-    multi_index: NDArray[np.integer] | Sequence[Sequence[SupportsIndex]],
+    multi_index: ArrayLike,
     *,
     out: NDArray[np.int64] | None = None,
     threads: int | None = None,
@@ -35,8 +35,8 @@ def linear_index_to_multidimensional_index(
 @overload
 def linear_index_to_multidimensional_index(
     shape: Shape,
-    linear_index: NDArray[np.integer] | Sequence[SupportsIndex],
+    linear_index: ArrayLike,
     *,
     out: NDArray[np.int64] | None = None,
     threads: int | None = None,
-) -> NDArray[np.int64]: ...
+) -> tuple[int, ...] | NDArray[np.int64]: ...

@@ -18,7 +18,7 @@ def as_int(value: object, what: str) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{what} must be an integer, got the boolean {value!r}")
     try:
-        return operator.index(value)
+        return operator.index(value)  # type: ignore[arg-type]  # TypeError is the check
     except TypeError:
         raise TypeError(
             f"{what} must be an integer, got {type(value).__name__} {value!r}"

@@ -20,11 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from typing import Literal
+
 import numpy as np
 
 from .layout import Layout
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
+
+# NumPy's casting rules, as np.can_cast and np.copyto take them.
+Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
 
 __all__ = ["from_linear", "layout_from_strides", "padding_fill_value", "to_linear", "view_linear"]
 
@@ -64,7 +69,7 @@ def padding_fill_value(
         info = np.iinfo(dt)
         return dt.type(info.max if highest else info.min)
     end = np.inf if highest else -np.inf
-    return dt.type(complex(end, end) if dt.kind == "c" else end)
+    return dt.type(complex(end, end) if dt.kind == "c" else end)  # type: ignore[call-overload]
 
 
 def _fill_padding(buffer: np.ndarray, shape: Shape, fill) -> None:
@@ -143,7 +148,7 @@ def _check_out(out: object, shape: Shape, array: np.ndarray) -> np.ndarray:
     return out
 
 
-def _as_source(array: object, shape: Shape, dtype: np.dtype, casting: str) -> np.ndarray:
+def _as_source(array: object, shape: Shape, dtype: np.dtype, casting: Casting) -> np.ndarray:
     """``array`` as a NumPy array once checked to have the shape's dimensions
     and a dtype that ``casting`` allows to become ``dtype``."""
     source = np.asarray(array)
@@ -201,7 +206,7 @@ def to_linear(
     shape: Shape,
     *,
     out: np.ndarray | None = None,
-    casting: str = "equiv",
+    casting: Casting = "equiv",
 ) -> np.ndarray:
     """The linear buffer holding ``array`` laid out as ``shape`` says.
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from . import __version__
+from . import __version__, convert
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
 from .layout import Layout
@@ -347,7 +347,7 @@ def _cell_names(shape: Shape, coords: np.ndarray, pad: str) -> list[str]:
     the element's name, or ``pad`` where a coordinate is past its dimension."""
     inside = np.all(coords < np.array(shape.dimensions, dtype=np.int64), axis=1)
     row_major = Shape(shape.element_type, shape.dimensions)
-    numbers = IndexUtil.multidimensional_index_to_linear_index(row_major, coords[inside])
+    numbers = convert.ravel(coords[inside], row_major)
     names = iter([_element_name(n) for n in numbers.tolist()])
     return [next(names) if ok else pad for ok in inside.tolist()]
 
@@ -421,7 +421,7 @@ def _memory_line(shape: Shape, pad: str) -> str:
     # a multi-index of it, padding included.
     box = Shape(shape.element_type, shape.padded_dimensions, Layout(shape.layout.minor_to_major))
     shown = np.array([p for p in positions if p is not None], dtype=np.int64)
-    coords = IndexUtil.linear_index_to_multidimensional_index(box, shown)
+    coords = convert.unravel(shown, box)
     return _join(positions, iter(_cell_names(shape, coords, pad)))
 
 
@@ -555,9 +555,9 @@ def _convert_file(
     shape: Shape,
     source: np.ndarray,
     out_shape: tuple[int, ...],
-    convert: Callable,
+    conversion: Callable,
 ) -> None:
-    """Write ``convert(shape, rows, out=...)`` of every chunk of ``source``
+    """Write ``conversion(shape, rows, out=...)`` of every chunk of ``source``
     to ``args.output``, all or nothing. Errors name the row in the file."""
     if os.path.exists(args.output) and os.path.samefile(args.input, args.output):
         raise CommandError(f"{args.output} is the input file; write the output to another file")
@@ -569,7 +569,7 @@ def _convert_file(
         for start in range(0, total, step):
             stop = min(start + step, total)
             try:
-                convert(shape, source[start:stop], out=out[start:stop])
+                conversion(shape, source[start:stop], out=out[start:stop])
             except IndexOutOfBoundsError as e:
                 raise CommandError(_in_file(e, start, args.input)) from None
             progress(stop)
@@ -588,8 +588,8 @@ def _ravel(args: argparse.Namespace) -> int:
             f"{args.input} must hold an (N, {shape.rank}) array of multi-indices for the "
             f"rank-{shape.rank} shape {shape}, got shape {source.shape}"
         )
-    convert = IndexUtil.multidimensional_index_to_linear_index
-    _convert_file(args, shape, source, (len(source),), convert)
+    conversion = IndexUtil.multidimensional_index_to_linear_index
+    _convert_file(args, shape, source, (len(source),), conversion)
     return EXIT_OK
 
 
@@ -600,6 +600,6 @@ def _unravel(args: argparse.Namespace) -> int:
         raise CommandError(
             f"{args.input} must hold a 1-D array of linear indices, got shape {source.shape}"
         )
-    convert = IndexUtil.linear_index_to_multidimensional_index
-    _convert_file(args, shape, source, (len(source), shape.rank), convert)
+    conversion = IndexUtil.linear_index_to_multidimensional_index
+    _convert_file(args, shape, source, (len(source), shape.rank), conversion)
     return EXIT_OK

@@ -141,25 +141,25 @@ def ravel(
     rank = require_shape(shape).rank
     mode = mode if isinstance(mode, str) else tuple(mode)
     convert.mode_codes(mode, rank)  # a bad mode fails now, not at compute time
-    indices = da.asarray(indices)
-    _check_dtype(indices, "multi-indices")
-    if indices.ndim != 2 or indices.shape[1] != rank:
+    array = da.asarray(indices)
+    _check_dtype(array, "multi-indices")
+    if array.ndim != 2 or array.shape[1] != rank:
         raise ValueError(
             f"a batch of multi-indices must be an (N, {rank}) array for a "
-            f"rank-{rank} shape, got shape {indices.shape}"
+            f"rank-{rank} shape, got shape {array.shape}"
         )
-    if indices.numblocks[1] > 1:
-        indices = indices.rechunk({1: -1})
+    if array.numblocks[1] > 1:
+        array = array.rechunk({1: -1})
     # map_blocks would copy every block to drop the rank axis: it concatenates
     # the blocks along a dropped axis, even a single one. So the kernel's
     # result keeps that axis with length 1, and blockwise, told not to
     # concatenate, takes it away as a view. Dask fuses the two steps into one
     # task per row chunk.
-    columns = indices.map_blocks(
+    columns = array.map_blocks(
         functools.partial(
             _convert_block, _ravel_column, shape=shape, mode=mode, threads=_check_threads(threads)
         ),
-        chunks=(indices.chunks[0], (1,)),
+        chunks=(array.chunks[0], (1,)),
         meta=np.empty((0, 0), dtype=np.int64),
         token="xlashape-ravel-column",
     )
@@ -190,16 +190,16 @@ def unravel(offsets: object, shape: Shape, *, threads: int | None = 1) -> da.Arr
     for an offset outside the buffer or on padding.
     """
     rank = require_shape(shape).rank
-    offsets = da.asarray(offsets)
-    _check_dtype(offsets, "linear indices")
-    if offsets.ndim != 1:
-        raise ValueError(f"a batch of linear indices must be 1-D, got shape {offsets.shape}")
-    return offsets.map_blocks(
+    array = da.asarray(offsets)
+    _check_dtype(array, "linear indices")
+    if array.ndim != 1:
+        raise ValueError(f"a batch of linear indices must be 1-D, got shape {array.shape}")
+    return array.map_blocks(
         functools.partial(
             _convert_block, convert.unravel, shape=shape, threads=_check_threads(threads)
         ),
         new_axis=1,
-        chunks=(offsets.chunks[0], (rank,)),
+        chunks=(array.chunks[0], (rank,)),
         meta=np.empty((0, 0), dtype=np.int64),
         token="xlashape-unravel",
     )

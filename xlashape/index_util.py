@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,13 +18,18 @@ class IndexUtil:
     """Static helpers named after XLA's ``IndexUtil``, for any layout,
     padded layouts included (which XLA's own IndexUtil never supported)."""
 
-    # One index at a time in C; batches go on to xlashape.convert.
-    multidimensional_index_to_linear_index = staticmethod(
-        _index.multidimensional_index_to_linear_index
-    )
-    linear_index_to_multidimensional_index = staticmethod(
-        _index.linear_index_to_multidimensional_index
-    )
+    # One index at a time in C; batches go on to xlashape.convert. (Type
+    # checkers read the overloads in _index.pyi through the plain names.)
+    if TYPE_CHECKING:
+        multidimensional_index_to_linear_index = _index.multidimensional_index_to_linear_index
+        linear_index_to_multidimensional_index = _index.linear_index_to_multidimensional_index
+    else:
+        multidimensional_index_to_linear_index = staticmethod(
+            _index.multidimensional_index_to_linear_index
+        )
+        linear_index_to_multidimensional_index = staticmethod(
+            _index.linear_index_to_multidimensional_index
+        )
 
     @staticmethod
     def bump_indices(shape: Shape, indices: list[int] | np.ndarray) -> bool:

@@ -11,7 +11,7 @@ work runs in the compiled kernels on ``threads`` threads.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import SupportsIndex, overload
+from typing import Any, SupportsIndex, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -26,10 +26,11 @@ __all__ = ["ravel_multi_index", "unravel_index"]
 Order = str | Sequence[int] | None
 
 
-def _shape(dims: object, order: Order, padded_dims: Sequence[int] | None) -> Shape:
+def _shape(dims: Any, order: Order, padded_dims: Sequence[int] | None) -> Shape:
     """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
     dimensions = as_int_tuple(np.atleast_1d(dims).tolist() if np.ndim(dims) == 0 else dims, "dims")
     rank = len(dimensions)
+    minor_to_major: Sequence[int]
     if order is None or (isinstance(order, str) and order == "C"):
         minor_to_major = range(rank - 1, -1, -1)
     elif isinstance(order, str) and order == "F":
@@ -44,7 +45,7 @@ def _shape(dims: object, order: Order, padded_dims: Sequence[int] | None) -> Sha
         raise ValueError(f"invalid dims {dimensions}: {e}") from None
 
 
-def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
+def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
     """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
     if isinstance(multi_index, np.ndarray):
         items = list(multi_index) if multi_index.ndim else [multi_index]

@@ -247,6 +247,7 @@ class Shape(Frozen):
         """Each dimension's stride in bytes: ``strides`` times the element's
         byte size, as exact Python ints."""
         size = self._element_type.byte_size
+        assert size is not None  # a Shape holds array element types only
         return tuple(stride * size for stride in self._plan.strides)
 
     @property

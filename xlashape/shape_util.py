@@ -112,7 +112,9 @@ class ShapeUtil:
     def byte_size_of(shape: Shape) -> int:
         """Bytes of the linear buffer, padding counted."""
         shape = _shape(shape)
-        return shape.buffer_size * shape.element_type.byte_size
+        size = shape.element_type.byte_size
+        assert size is not None  # a Shape holds array element types only
+        return shape.buffer_size * size
 
     @staticmethod
     def rank(shape: Shape) -> int:
