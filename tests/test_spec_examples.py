@@ -89,6 +89,8 @@ def test_rank_and_true_rank():
     assert shape.rank == 4
     assert shape.true_rank == 2
     assert ShapeUtil.true_rank(Shape("f32", [1, 1])) == 0
+    # Size-0 dimensions count, as in XLA's TrueRank (sizes other than 1).
+    assert Shape("f32", [0, 1, 3]).true_rank == 2
 
 
 def test_negative_dimension_numbers():
