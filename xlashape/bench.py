@@ -71,11 +71,13 @@ class Case:
 
     @property
     def bytes_moved(self) -> int:
-        """Bytes the operation reads plus writes."""
-        indices = self.n * self.rank * np.dtype(self.dtype).itemsize
-        offsets = self.n * (8 if self.op == "ravel" else np.dtype(self.dtype).itemsize)
-        out = self.n * 8 if self.op == "ravel" else self.n * self.rank * 8
-        return indices + out if self.op == "ravel" else offsets + out
+        """Bytes the operation reads plus writes: ravel reads (N, rank)
+        indices and writes N int64 offsets; unravel reads N offsets and
+        writes (N, rank) int64 indices."""
+        itemsize = np.dtype(self.dtype).itemsize
+        if self.op == "ravel":
+            return self.n * self.rank * itemsize + self.n * 8
+        return self.n * itemsize + self.n * self.rank * 8
 
 
 def make_case_data(case: Case, seed: int = 0) -> dict[str, np.ndarray]:
