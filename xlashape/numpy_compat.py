@@ -173,12 +173,15 @@ def unravel_index(
     rank = target.rank
     if rank == 0 and linear.ndim:
         raise ValueError("multiple indices are not supported for 0d arrays")
-    rows = np.empty((rank,) + linear.shape, dtype=np.int64) if out is None else out
-    if out is not None:
+    if out is None:
+        rows = np.empty((rank,) + linear.shape, dtype=np.int64)
+    else:
         _flat_out(out, (rank,) + linear.shape)
+        rows = out
     # The kernel fills an (N, rank) view: here the transpose of (rank, N).
     flat = rows.reshape(rank, linear.size)
-    _batch.check_out(flat.T, (linear.size, rank), (linear,))
+    if out is not None:  # dtype, writability and overlap; a new array needs none
+        _batch.check_out(flat.T, (linear.size, rank), (linear,))
     _batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
     if linear.ndim == 0:
         return tuple(row[()] for row in rows)
