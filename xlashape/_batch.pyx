@@ -24,7 +24,7 @@ cnp.import_array()
 RAISE, WRAP, CLIP = MODE_RAISE, MODE_WRAP, MODE_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
 # Rows per call of the column kernel when the columns are separate arrays.
-BLOCK = 1 << 16
+BLOCK = _ravel.ROWS_PER_BLOCK
 
 
 def _by_dtype(kernel):

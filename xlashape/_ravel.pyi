@@ -9,6 +9,8 @@ from numpy.typing import NDArray
 
 from ._plan import LayoutPlan
 
+ROWS_PER_BLOCK: int
+
 def ravel_rows(
     plan: LayoutPlan, indices: NDArray[np.integer], out: NDArray[np.int64], start: int, stop: int
 ) -> int: ...

@@ -20,6 +20,9 @@ cdef enum:
     # Ranks up to this are compiled with the rank known, their loops unrolled.
     MAX_UNROLLED_RANK = 8
 
+# The same block size for callers that feed the column kernel block by block.
+ROWS_PER_BLOCK = BLOCK
+
 
 cdef inline bint _rows_body(const index_t[:, ::1] idx, int64_t[::1] out,
                             const uint64_t* extent, const uint64_t* stride,
