@@ -94,7 +94,8 @@ def single_process_times(rows: int, repeat: int) -> dict[tuple[str, str], list[f
     for threads in (None, 1):
         count = xlashape.get_num_threads() if threads is None else threads
         times["xlashape.ravel (NumPy)", threads_label(count)] = time_runs(
-            lambda: xlashape.ravel(local, SHAPE, threads=threads), repeat
+            lambda: xlashape.ravel(local, SHAPE, threads=threads),  # noqa: B023 (run at once)
+            repeat,
         )
     return times
 
@@ -121,7 +122,10 @@ def dask_cases(indices: da.Array, scheduler: object, repeat: int) -> dict[str, l
     # Each run works on a clone with keys of its own: the cluster's scheduler
     # would hand back results it still holds from the run before.
     return {
-        f"{name}, {how.__name__}": time_runs(lambda: how(clone(result, omit=indices)), repeat)
+        f"{name}, {how.__name__}": time_runs(
+            lambda: how(clone(result, omit=indices)),  # noqa: B023 (run at once)
+            repeat,
+        )
         for how in (persist, compute)
         for name, result in (("xlashape.dask.ravel", ours), ("dask.array.ravel_multi_index", theirs))
     }

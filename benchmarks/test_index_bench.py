@@ -10,10 +10,10 @@ runs once and only checks that every implementation agrees.
 import functools
 import os
 
+import numba_peer
 import numpy as np
 import pytest
 
-import numba_peer
 import xlashape as xs
 from xlashape.bench import LAYOUTS, Case, make_case_data, numpy_equivalents, xlashape_call
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 
 import hypothesis.strategies as st
 import numpy as np
-
 from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
+
 from xlashape import Layout, PaddingValue, PrimitiveType, Shape
 
 # Every element type with a NumPy dtype.
@@ -92,7 +93,7 @@ def regrouped(draw, dimensions: tuple[int, ...]) -> tuple[int, ...]:
     if factors:
         cuts = sorted(draw(st.sets(st.integers(1, len(factors) - 1)))) if len(factors) > 1 else []
         bounds = [0] + cuts + [len(factors)]
-        groups = [math.prod(factors[a:b]) for a, b in zip(bounds, bounds[1:])]
+        groups = [math.prod(factors[a:b]) for a, b in itertools.pairwise(bounds)]
     for _ in range(draw(st.integers(0, 2))):
         groups.insert(draw(st.integers(0, len(groups))), 1)
     return tuple(groups)

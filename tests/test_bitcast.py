@@ -5,12 +5,12 @@ import itertools
 
 import numpy as np
 import pytest
+from buffer_strategies import element_offsets, reshape_pairs, transposes
 from hypothesis import given
 from hypothesis import strategies as st
-
-from buffer_strategies import element_offsets, reshape_pairs, transposes
 from oracles import numpy_ravel
 from strategies import all_multi_indices
+
 from xlashape import Layout, LayoutUtil, PaddingValue, Shape, ShapeUtil, reference
 from xlashape.buffers import view_linear
 

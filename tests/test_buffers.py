@@ -5,9 +5,6 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from buffer_strategies import (
     FILLED,
     NUMPY_TYPES,
@@ -18,6 +15,9 @@ from buffer_strategies import (
     numpy_shapes,
     padding_mask,
 )
+from hypothesis import given
+from hypothesis import strategies as st
+
 from xlashape import Layout, PaddingValue, PrimitiveType, Shape, ShapeUtil, reference
 from xlashape.buffers import from_linear, padding_fill_value, to_linear, view_linear
 
@@ -390,7 +390,7 @@ def test_buffer_errors(read, buffer, error, message):
 def test_buffer_errors_for_shapes():
     with pytest.raises(TypeError, match="shape must be a Shape, got tuple"):
         view_linear(np.zeros(6, np.float32), (2, 3))
-    with pytest.raises(TypeError, match="element type bf16 .* has no NumPy dtype"):
+    with pytest.raises(TypeError, match=r"element type bf16 .* has no NumPy dtype"):
         from_linear(np.zeros(6, np.uint16), Shape("bf16", (2, 3)))
 
 
@@ -445,9 +445,9 @@ def test_numpy_strides_overflow():
     assert shape.byte_strides == (2**64, 16)
     with pytest.raises(
         OverflowError,
-        match="dimension 0 of shape c128.* has a stride of 18446744073709551616 bytes, more than NumPy's maximum",
+        match=r"dimension 0 of shape c128.* has a stride of 18446744073709551616 bytes, more than NumPy's maximum",
     ):
-        shape.numpy_strides
+        _ = shape.numpy_strides
 
 
 # -- Shape.from_array ----------------------------------------------------------

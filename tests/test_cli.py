@@ -9,8 +9,8 @@ pictures verbatim, :mod:`xlashape.reference`, and NumPy.
 from __future__ import annotations
 
 import itertools
-import math
 import json
+import math
 import os
 import re
 import string
@@ -19,9 +19,9 @@ import sys
 
 import numpy as np
 import pytest
+from oracles import numpy_ravel, numpy_unravel
 
 import xlashape
-from oracles import numpy_ravel, numpy_unravel
 from xlashape import ShapeUtil, reference
 
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(xlashape.__file__))

@@ -20,10 +20,10 @@ pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 
 import dask.array as da  # noqa: E402
+from inputs import index_arrays  # noqa: E402
 
 import xlashape  # noqa: E402
 import xlashape.dask as xd  # noqa: E402
-from inputs import index_arrays  # noqa: E402
 from xlashape import IndexOutOfBoundsError, Layout, Shape  # noqa: E402
 
 # Padded, and neither row- nor column-major.

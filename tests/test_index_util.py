@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from inputs import index_arrays
 from oracles import numpy_ravel, numpy_unravel
 from strategies import all_multi_indices, shapes
+
 from xlashape import IndexOutOfBoundsError, IndexUtil, Layout, Shape, reference
 
 ravel = IndexUtil.multidimensional_index_to_linear_index

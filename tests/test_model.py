@@ -50,7 +50,7 @@ def test_types_without_numpy_dtype(name):
 
 
 def test_primitive_type_errors():
-    with pytest.raises(ValueError, match="unknown element type 'f31'.*f32"):
+    with pytest.raises(ValueError, match=r"unknown element type 'f31'.*f32"):
         PrimitiveType.from_text("f31")
     with pytest.raises(ValueError, match="unknown element type number 19"):
         PrimitiveType.coerce(19)

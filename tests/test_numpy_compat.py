@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 from hypothesis import given
-
-import xlashape as xs
 from inputs import DTYPES, index_arrays
 from oracles import numpy_ravel, numpy_unravel
 from strategies import all_multi_indices, shapes
+
+import xlashape as xs
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
@@ -17,7 +17,7 @@ def outcome(call):
     """('ok', value) or ('error', exception type) of a call."""
     try:
         return "ok", call()
-    except Exception as e:  # noqa: BLE001 - the type is what is compared
+    except Exception as e:  # the type is what is compared
         return "error", type(e)
 
 

@@ -75,7 +75,7 @@ def test_padded_example_reads_back():
     assert back == [["a", "b", "c"], ["d", "e", "f"]]
     for offset, letter in enumerate(memory):
         if letter == "0":
-            with pytest.raises(IndexError, match="padding|out of bounds"):
+            with pytest.raises(IndexError, match=r"padding|out of bounds"):
                 IndexUtil.linear_index_to_multidimensional_index(shape, offset)
         else:
             i, j = IndexUtil.linear_index_to_multidimensional_index(shape, offset)

@@ -2,8 +2,8 @@
 
 import pytest
 from hypothesis import given
-
 from strategies import shapes
+
 from xlashape import Layout, Shape, ShapeUtil
 
 

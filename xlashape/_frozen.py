@@ -12,7 +12,7 @@ class Frozen:
 
     __slots__ = ()
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         raise NotImplementedError
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -29,5 +29,5 @@ class Frozen:
     def __hash__(self) -> int:
         return hash((type(self).__name__,) + self._key())
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (type(self), self._key())

@@ -11,7 +11,7 @@ range, and the caller raises for them, so no wrapped value is ever returned.
 from libc.stdint cimport int64_t, uint64_t
 
 from xlashape._plan cimport LayoutPlan
-from xlashape._types cimport MODE_CLIP, MODE_RAISE, MODE_WRAP, Mode, index_t
+from xlashape._types cimport MODE_RAISE, MODE_WRAP, Mode, index_t
 
 cdef enum:
     # Rows per block in the column-wise kernels: the block of ``out`` being

@@ -19,6 +19,7 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -96,14 +97,14 @@ def make_case_data(case: Case, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def xlashape_call(case: Case, data: dict, threads: int) -> Callable[[], np.ndarray]:
+def xlashape_call(case: Case, data: dict[str, Any], threads: int) -> Callable[[], np.ndarray]:
     shape = case.shape
     if case.op == "ravel":
         return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
     return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
 
 
-def numpy_equivalents(case: Case, data: dict) -> dict[str, Callable[[], np.ndarray]]:
+def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[], np.ndarray]]:
     """NumPy's best equivalents: the multi-index reordered major-to-minor
     with padded widths as dims, as a tuple of column views and (for the
     row-major layout, which needs no reordering) as ``a.T``. The unravel
@@ -146,7 +147,7 @@ def copy_limit_time(nbytes: int, min_time: float, min_repeats: int) -> float:
     return median_time(lambda: np.copyto(dst, src), min_time, min_repeats)
 
 
-def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict]:
+def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     """Nanoseconds per single-index call, IndexUtil against NumPy, rank 4."""
     shape = Case("ravel", 1).shape
     index, dims = (50, 20, 10, 5), shape.dimensions
@@ -168,7 +169,7 @@ def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict]:
     return records
 
 
-def run_case(case: Case, threads: int, min_time: float, min_repeats: int) -> dict:
+def run_case(case: Case, threads: int, min_time: float, min_repeats: int) -> dict[str, Any]:
     """Measure one case: xlashape, NumPy's best equivalent, the copy limit."""
     data = make_case_data(case)
     ours = median_time(xlashape_call(case, data, threads), min_time, min_repeats)
@@ -191,7 +192,7 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int) -> dic
     }
 
 
-def machine() -> dict:
+def machine() -> dict[str, Any]:
     """What the numbers were measured on."""
     model = platform.processor() or platform.machine()
     try:
@@ -210,7 +211,7 @@ def machine() -> dict:
     }
 
 
-def format_table(records: list[dict], scalars: list[dict]) -> str:
+def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -> str:
     lines = [
         "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
@@ -227,7 +228,7 @@ def format_table(records: list[dict], scalars: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def plot(records: list[dict], path: str) -> None:
+def plot(records: list[dict[str, Any]], path: str) -> None:
     """Throughput against N, log-log, one line per implementation."""
     try:
         import matplotlib

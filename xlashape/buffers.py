@@ -18,8 +18,8 @@ only ``out`` is ever written.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-
 from typing import Literal
 
 import numpy as np
@@ -69,10 +69,10 @@ def padding_fill_value(
         info = np.iinfo(dt)
         return dt.type(info.max if highest else info.min)
     end = np.inf if highest else -np.inf
-    return dt.type(complex(end, end) if dt.kind == "c" else end)  # type: ignore[call-overload]
+    return dt.type(complex(end, end) if dt.kind == "c" else end)  # type: ignore[call-overload,no-any-return]
 
 
-def _fill_padding(buffer: np.ndarray, shape: Shape, fill) -> None:
+def _fill_padding(buffer: np.ndarray, shape: Shape, fill: np.generic | None) -> None:
     """Write ``fill`` into every padding position of ``buffer``, touching no
     element position. Nothing for unpadded shapes or a ``None`` fill."""
     if fill is None or shape.buffer_size == shape.element_count:
@@ -265,7 +265,7 @@ def _widths(
     the last, from the stride of the next more major one; ValueError naming
     the first dimension whose stride no width gives."""
     widths = {}
-    for inner, dim in zip(order, order[1:]):
+    for inner, dim in itertools.pairwise(order):
         inner_stride, stride = strides[inner], strides[dim]
         if stride % inner_stride:
             raise ValueError(

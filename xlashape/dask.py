@@ -37,6 +37,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ def _check_threads(threads: int | None) -> int | None:
     return None if threads is None else check_threads(threads)
 
 
-def _global_row_error(error: IndexOutOfBoundsError, info: dict) -> IndexOutOfBoundsError:
+def _global_row_error(error: IndexOutOfBoundsError, info: dict[str, Any]) -> IndexOutOfBoundsError:
     """``error`` from one chunk, its row restated as a row of the whole array.
 
     ``info`` is the chunk's entry in Dask's ``block_info``.
@@ -80,7 +81,7 @@ def _global_row_error(error: IndexOutOfBoundsError, info: dict) -> IndexOutOfBou
     start = info["array-location"][0][0]
     chunk = info["chunk-location"][0]
 
-    def restate(match: re.Match) -> str:
+    def restate(match: re.Match[str]) -> str:
         local = int(match.group(1))
         if math.isnan(start):
             return (
@@ -93,7 +94,7 @@ def _global_row_error(error: IndexOutOfBoundsError, info: dict) -> IndexOutOfBou
 
 
 def _convert_block(
-    function: Callable[..., np.ndarray], block: np.ndarray, *, block_info: dict, **kwargs
+    function: Callable[..., np.ndarray], block: np.ndarray, *, block_info: dict[int, dict[str, Any]], **kwargs: Any
 ) -> np.ndarray:
     """``function(block, **kwargs)`` for one chunk, errors naming global rows."""
     try:
@@ -104,7 +105,7 @@ def _convert_block(
         ) from None
 
 
-def _ravel_column(block: np.ndarray, shape: Shape, **kwargs) -> np.ndarray:
+def _ravel_column(block: np.ndarray, shape: Shape, **kwargs: Any) -> np.ndarray:
     """:func:`xlashape.ravel` of one block, as an (n, 1) view."""
     return convert.ravel(block, shape, **kwargs)[:, None]
 

@@ -14,7 +14,7 @@ class IndexOutOfBoundsError(IndexError, ValueError):
 
 
 def index_out_of_bounds(
-    value: int, dimension: int, size: int, multi_index: tuple, row: int | None = None
+    value: int, dimension: int, size: int, multi_index: tuple[int, ...], row: int | None = None
 ) -> IndexOutOfBoundsError:
     """The error for one index outside its dimension."""
     at = "" if row is None else f" at row {row} of the batch"

@@ -77,7 +77,7 @@ class Layout(Frozen):
         """What fills the padding positions."""
         return self._padding_value
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self._minor_to_major, self._padded_dimensions, self._padding_value)
 
     def __repr__(self) -> str:

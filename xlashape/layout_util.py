@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from ._validate import as_int, normalize_dimension
@@ -101,13 +102,13 @@ class LayoutUtil:
     def is_monotonic_with_dim0_major(layout: Layout) -> bool:
         """minor_to_major is decreasing: dimension 0 is the most major."""
         m2m = layout.minor_to_major
-        return all(a > b for a, b in zip(m2m, m2m[1:]))
+        return all(a > b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
     def is_monotonic_with_dim0_minor(layout: Layout) -> bool:
         """minor_to_major is increasing: dimension 0 is the most minor."""
         m2m = layout.minor_to_major
-        return all(a < b for a, b in zip(m2m, m2m[1:]))
+        return all(a < b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
     def human_string(layout: Layout) -> str:

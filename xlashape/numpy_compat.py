@@ -91,7 +91,7 @@ def ravel_multi_index(
     out: np.ndarray | None = None,
     padded_dims: Sequence[int] | None = None,
     threads: int | None = None,
-):
+) -> Any:
     """Like :func:`numpy.ravel_multi_index`, under any layout.
 
     ``order`` is 'C', 'F' or a ``minor_to_major`` tuple (most minor
@@ -159,7 +159,7 @@ def unravel_index(
     out: np.ndarray | None = None,
     padded_dims: Sequence[int] | None = None,
     threads: int | None = None,
-):
+) -> Any:
     """Like :func:`numpy.unravel_index`, under any layout.
 
     ``order`` is 'C', 'F' or a ``minor_to_major`` tuple; ``padded_dims``

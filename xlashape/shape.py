@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._plan import LayoutPlan
 from ._frozen import Frozen
+from ._plan import LayoutPlan
 from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
 from .layout import Layout
 from .primitive_type import PrimitiveType
@@ -273,7 +273,7 @@ class Shape(Frozen):
         return tuple(strides)
 
     # -- value semantics (the rest is Frozen's) ----------------------------
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self._element_type, self._dimensions, self._layout)
 
     def __repr__(self) -> str:

@@ -72,7 +72,7 @@ def _get_pool() -> ThreadPoolExecutor:
         return _pool
 
 
-def run_chunks(kernel: Callable[..., int], args: tuple, n: int, threads: object) -> int:
+def run_chunks(kernel: Callable[..., int], args: tuple[object, ...], n: int, threads: object) -> int:
     """Run ``kernel(*args, start, stop)`` over rows [0, n) in per-thread chunks.
 
     Each call returns the first bad row of its chunk or -1; this returns the
