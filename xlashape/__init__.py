@@ -16,7 +16,7 @@ except ImportError as error:  # pragma: no cover - a source tree without its bui
         "build in place with pip install -e ."
     ) from error
 
-from . import reference
+from . import reference as reference  # xlashape.reference: the oracle, importable as an attribute
 from .buffers import from_linear, padding_fill_value, to_linear, view_linear
 from .convert import ravel, unravel
 from .errors import IndexOutOfBoundsError

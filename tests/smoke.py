@@ -1,0 +1,46 @@
+"""Smoke test of an installed xlashape (wheel builds run it, from outside
+the source tree): the compiled modules load, both directions agree with
+NumPy, errors name the row, and the command line runs.
+
+    python tests/smoke.py
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import xlashape as xs
+from xlashape import _batch, _index, _plan, _ravel, _unravel
+
+
+def main() -> None:
+    for module in (_batch, _index, _plan, _ravel, _unravel):
+        assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
+    rng = np.random.default_rng(0)
+    dims = (7, 5, 3)
+    rows = np.stack([rng.integers(0, d, 10_000) for d in dims], axis=1)
+    for order, minor_to_major in (("C", [2, 1, 0]), ("F", [0, 1, 2])):
+        shape = xs.ShapeUtil.make_shape_with_layout("f32", dims, minor_to_major)
+        offsets = xs.ravel(rows, shape, threads=2)
+        assert np.array_equal(offsets, np.ravel_multi_index(rows.T, dims, order=order))
+        assert np.array_equal(xs.unravel(offsets, shape), rows)
+    try:
+        xs.ravel(np.array([[0, 0, 0], [0, 5, 0]]), shape)
+    except xs.IndexOutOfBoundsError as error:
+        assert "row 1" in str(error), error
+    else:
+        raise AssertionError("an index out of bounds was accepted")
+    with tempfile.TemporaryDirectory() as elsewhere:  # not a source checkout
+        shown = subprocess.run(
+            [sys.executable, "-m", "xlashape", "show", "f32[2,3]{0,1}"],
+            capture_output=True, text=True, check=True, cwd=elsewhere,
+        )  # fmt: skip
+    assert "a d b e c f" in shown.stdout, shown.stdout
+    print(f"xlashape {xs.__version__} from {os.path.dirname(xs.__file__)}: smoke test passed")
+
+
+if __name__ == "__main__":
+    main()
