@@ -15,7 +15,6 @@ import time
 
 import numpy as np
 import pytest
-
 from test_cli import _env, cli  # noqa: F401  (cli is a fixture)
 
 UNRAVEL = ("unravel", "s32[10,10,10]", "in.npy")

@@ -66,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return bench.run(rest)
         if rest:
             args.parser.error(f"unrecognized arguments: {' '.join(rest)}")
-        return args.handler(args)
+        status: int = args.handler(args)
+        return status
     except Exit as done:
         return done.code
     except CommandError as e:

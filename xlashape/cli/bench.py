@@ -14,7 +14,7 @@ example:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``bench`` to the ``xlashape`` subcommands; its own options are
     added when it runs (see :func:`run`), so that the other commands never
     import :mod:`xlashape.bench`."""

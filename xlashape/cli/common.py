@@ -8,6 +8,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from ..layout import Layout
 from ..primitive_type import PaddingValue
@@ -50,10 +51,10 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser that returns through :func:`main` instead of
     exiting, with errors on one line."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise CommandError(f"{message} (see '{self.prog} --help')", EXIT_USAGE)
 
-    def exit(self, status: int = 0, message: str | None = None):
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
             sys.stderr.write(message)
         raise Exit(status)
@@ -77,7 +78,11 @@ def _widths(text: str) -> tuple[int, ...]:
 
 # -- the parser --------------------------------------------------------------
 def add_command(
-    subparsers: argparse._SubParsersAction, name: str, summary: str, epilog: str, handler: Callable
+    subparsers: argparse._SubParsersAction[Parser],
+    name: str,
+    summary: str,
+    epilog: str,
+    handler: Callable[[argparse.Namespace], int],
 ) -> Parser:
     """A subparser for the command ``name`` that runs ``handler(args)``."""
     parser = subparsers.add_parser(
@@ -114,7 +119,7 @@ def add_shape_arguments(parser: argparse.ArgumentParser) -> None:
 
 def shape_from(args: argparse.Namespace) -> Shape:
     """SHAPE with the layout's padding from ``--padded``/``--padding-value``."""
-    shape = args.shape
+    shape: Shape = args.shape
     if args.padded is None:
         if args.padding_value is not None:
             raise CommandError(

@@ -26,7 +26,7 @@ def load_indices(path: str) -> np.ndarray:
                 raise CommandError(
                     f"{path} is not a .npy file: it does not start with the .npy header"
                 )
-        array = np.load(path, mmap_mode="r")
+        array: np.ndarray = np.load(path, mmap_mode="r")
     except OSError as e:
         raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
     except (ValueError, EOFError) as e:

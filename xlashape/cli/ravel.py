@@ -7,6 +7,7 @@ import argparse
 import os
 import re
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from ..shape import Shape
 from .common import (
     EXIT_OK,
     CommandError,
+    Parser,
     add_command,
     add_shape_arguments,
     shape_from,
@@ -56,7 +58,7 @@ accepted for symmetry with show; it changes no index.
 """
 
 
-def add_parsers(commands: argparse._SubParsersAction) -> None:
+def add_parsers(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``ravel`` and ``unravel`` to the ``xlashape`` subcommands."""
     for name, summary, epilog, handler, source in (
         (
@@ -106,7 +108,7 @@ def _convert_file(
     shape: Shape,
     source: np.ndarray,
     out_shape: tuple[int, ...],
-    conversion: Callable,
+    conversion: Callable[..., Any],
 ) -> None:
     """Write ``conversion(shape, rows, out=...)`` of every chunk of ``source``
     to ``args.output``, all or nothing. Errors name the row in the file."""

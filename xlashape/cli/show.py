@@ -15,7 +15,15 @@ from ..layout import Layout
 from ..layout_util import LayoutUtil
 from ..shape import Shape
 from ..shape_util import ShapeUtil
-from .common import DEFAULT_PADDING, EXIT_OK, PADDING, add_command, add_shape_arguments, shape_from
+from .common import (
+    DEFAULT_PADDING,
+    EXIT_OK,
+    PADDING,
+    Parser,
+    add_command,
+    add_shape_arguments,
+    shape_from,
+)
 
 # `show` elision: an axis longer than 2 * EDGE + 1 shows EDGE items at each
 # end and GAP between them.
@@ -42,7 +50,7 @@ memory show their first and last few items around "...".
 """
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``show`` to the ``xlashape`` subcommands."""
     add_shape_arguments(add_command(commands, "show", SUMMARY, EPILOG, _show))
 
