@@ -42,11 +42,57 @@ def ravel(
 ) -> np.ndarray:
     """Linear indices of an (N, rank) batch of multi-indices in ``shape``.
 
-    ``indices`` may have any integer dtype and any strides (C, Fortran or
-    sliced arrays are read in place). ``mode`` says what an index outside
-    its dimension does: 'raise' (IndexOutOfBoundsError naming the row,
-    dimension and value), 'wrap' or 'clip', once or per dimension. Returns
-    an (N,) int64 array, ``out`` if given.
+    Each row is a multi-index; its linear index is its offset in the
+    shape's buffer, under the shape's layout and padding.
+
+    Parameters
+    ----------
+    indices : array_like of int, shape (N, rank)
+        The multi-indices, one per row. Any integer dtype and any strides
+        (C, Fortran or sliced arrays are read in place, never copied or
+        modified).
+    shape : Shape
+        The shape whose layout gives the offsets.
+    mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
+        What an index outside its dimension does, once for all dimensions or
+        one per dimension: 'raise' (the default) raises, 'wrap' takes it
+        modulo the dimension, 'clip' moves it to the nearest end.
+    out : ndarray of int64, shape (N,), optional
+        Where to write the result.
+    threads : int, optional
+        Threads to use; None (the default) means :func:`get_num_threads`.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+        The linear indices; ``out`` if it was given.
+
+    Raises
+    ------
+    IndexOutOfBoundsError
+        With ``mode='raise'``, for the first row holding an index outside its
+        dimension, naming the row, dimension, value and size.
+    ValueError
+        If ``indices`` is not (N, rank) or ``mode`` is unknown.
+    TypeError
+        If ``indices`` does not hold integers.
+
+    See Also
+    --------
+    unravel : the inverse.
+    ravel_multi_index : the same in NumPy's calling convention.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}")  # column-major
+    >>> xs.ravel(np.array([[0, 0], [1, 0], [0, 1], [1, 2]]), shape)
+    array([0, 1, 2, 5])
+    >>> xs.ravel([[2, 0], [-1, 3]], shape, mode="clip")
+    array([1, 4])
+    >>> xs.ravel([[0, 0], [0, 3]], shape)
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: index 3 is out of bounds for dimension 1 with size 3 at row 1 of the batch; multi-index (0, 3)
     """
     plan = require_shape(shape)._plan
     rows = _batch.as_index_array(indices, "multi-indices")
@@ -67,9 +113,50 @@ def unravel(
 ) -> np.ndarray:
     """Multi-indices of a 1-D batch of linear indices into ``shape``'s buffer.
 
-    Returns an (N, rank) int64 array, ``out`` if given (any strides). An
-    offset outside the buffer, or on padding, raises IndexOutOfBoundsError
-    naming its row.
+    Parameters
+    ----------
+    offsets : array_like of int, shape (N,)
+        Linear indices (offsets in elements) into the shape's buffer, of any
+        integer dtype.
+    shape : Shape
+        The shape whose layout gives the multi-indices.
+    out : ndarray of int64, shape (N, rank), optional
+        Where to write the result; any strides.
+    threads : int, optional
+        Threads to use; None (the default) means :func:`get_num_threads`.
+
+    Returns
+    -------
+    ndarray of int64, shape (N, rank)
+        One multi-index per row; ``out`` if it was given.
+
+    Raises
+    ------
+    IndexOutOfBoundsError
+        For the first offset outside the buffer or on padding, naming its
+        row.
+    ValueError
+        If ``offsets`` is not 1-D.
+    TypeError
+        If ``offsets`` does not hold integers.
+
+    See Also
+    --------
+    ravel : the inverse.
+    unravel_index : the same in NumPy's calling convention.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}")  # column-major
+    >>> xs.unravel(np.array([0, 1, 5]), shape)
+    array([[0, 0],
+           [1, 0],
+           [1, 2]])
+    >>> padded = xs.Shape("f32", [2, 3], xs.Layout([0, 1], padded_dimensions=[3, 5]))
+    >>> xs.unravel([4, 2], padded)
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: ...row 1...
     """
     plan = require_shape(shape)._plan
     linear = _batch.as_index_array(offsets, "linear indices")

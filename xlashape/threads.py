@@ -26,12 +26,61 @@ _pool_lock = threading.Lock()
 
 
 def get_num_threads() -> int:
-    """The number of threads a batch call uses when ``threads`` is None."""
+    """The number of threads a batch call uses when ``threads`` is None.
+
+    Returns
+    -------
+    int
+        The default thread count: the number of CPUs at import, or the value
+        last given to :func:`set_num_threads`.
+
+    See Also
+    --------
+    set_num_threads : change it.
+
+    Examples
+    --------
+    >>> xs.get_num_threads() >= 1
+    True
+    """
     return _default_threads
 
 
 def set_num_threads(threads: int) -> int:
-    """Set the default thread count; returns the previous one."""
+    """Set the default thread count of the batch calls.
+
+    Calls given ``threads=None`` (the default) use it. Results never depend
+    on the thread count; small batches stay on the calling thread anyway.
+
+    Parameters
+    ----------
+    threads : int
+        The new default, at least 1.
+
+    Returns
+    -------
+    int
+        The previous default, so that it can be restored.
+
+    Raises
+    ------
+    ValueError
+        If ``threads`` is less than 1.
+    TypeError
+        If ``threads`` is not an integer.
+
+    Examples
+    --------
+    >>> previous = xs.set_num_threads(1)
+    >>> xs.get_num_threads()
+    1
+    >>> xs.set_num_threads(previous)
+    1
+    >>> xs.set_num_threads(0)
+    Traceback (most recent call last):
+      ...
+    ValueError: threads must be >= 1 (or None for the default), got 0
+    """
     global _default_threads
     previous = _default_threads
     _default_threads = check_threads(threads)
