@@ -40,15 +40,42 @@ cdef bint _is_batch(object sequence):
 def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, threads=None):
     """The linear index of ``multi_index`` in ``shape``'s buffer.
 
-    One multi-index (a sequence of ``rank`` ints, or a 1-D integer array)
-    gives an int. A batch, an (N, rank) integer array or a list of rows,
-    gives a 1-D int64 array of N linear indices, written into ``out`` if
-    given and computed on ``threads`` threads (default:
-    :func:`xlashape.get_num_threads`).
+    Parameters
+    ----------
+    shape : Shape
+        The shape whose layout (and padding) places the elements.
+    multi_index : sequence of int, 1-D int array, or (N, rank) batch
+        One multi-index (``rank`` ints), or a batch: an (N, rank) integer
+        array or a list of rows.
+    out : ndarray of int64, shape (N,), optional
+        For a batch, where to write the result.
+    threads : int, optional
+        For a batch, the threads to use (default
+        :func:`xlashape.get_num_threads`).
 
-    Raises IndexOutOfBoundsError naming the row, dimension, value and size
-    for an index out of range, TypeError for non-integers and ValueError for
-    a wrong length or rank.
+    Returns
+    -------
+    int or ndarray of int64
+        An int for one multi-index; a 1-D array of N linear indices for a
+        batch (``out`` if given).
+
+    Raises
+    ------
+    IndexOutOfBoundsError
+        For an index outside its dimension, naming the row, dimension, value
+        and size.
+    TypeError
+        For values that are not integers.
+    ValueError
+        For a multi-index of the wrong length, or a batch of the wrong rank.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}")  # column-major
+    >>> xs.IndexUtil.multidimensional_index_to_linear_index(shape, (1, 2))
+    5
+    >>> xs.IndexUtil.multidimensional_index_to_linear_index(shape, [[0, 1], [1, 1]])
+    array([2, 3])
     """
     cdef LayoutPlan plan = _plan_of(shape)
     if type(multi_index) is tuple or type(multi_index) is list:
@@ -69,12 +96,46 @@ def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, thre
 def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, threads=None):
     """The multi-index stored at ``linear_index`` in ``shape``'s buffer.
 
-    One linear index (an int, a NumPy integer or a 0-d array) gives a tuple
-    of ints. A batch, a 1-D integer array or list, gives an (N, rank) int64
-    array, written into ``out`` if given.
+    Parameters
+    ----------
+    shape : Shape
+        The shape whose layout (and padding) places the elements.
+    linear_index : int or array_like of int
+        One linear index (an int, a NumPy integer or a 0-d array), or a
+        batch: a 1-D integer array or list.
+    out : ndarray of int64, shape (N, rank), optional
+        For a batch, where to write the result.
+    threads : int, optional
+        For a batch, the threads to use (default
+        :func:`xlashape.get_num_threads`).
 
-    Raises IndexOutOfBoundsError for an index outside [0, buffer size) or
-    one that lands on padding, naming the row and dimension.
+    Returns
+    -------
+    tuple of int or ndarray of int64
+        A tuple of ``rank`` ints for one index; an (N, rank) array for a
+        batch (``out`` if given).
+
+    Raises
+    ------
+    IndexOutOfBoundsError
+        For an index outside ``[0, buffer_size)`` or one that lands on
+        padding, naming the row and dimension.
+    TypeError
+        For values that are not integers.
+
+    Examples
+    --------
+    >>> shape = xs.Shape("f32", [2, 3], xs.Layout([0, 1], padded_dimensions=[3, 5]))
+    >>> xs.IndexUtil.linear_index_to_multidimensional_index(shape, 7)
+    (1, 2)
+    >>> xs.IndexUtil.linear_index_to_multidimensional_index(shape, [0, 3, 7])
+    array([[0, 0],
+           [0, 1],
+           [1, 2]])
+    >>> xs.IndexUtil.linear_index_to_multidimensional_index(shape, 2)
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: linear index 2 lands on padding: ... (padded width 3)
     """
     cdef LayoutPlan plan = _plan_of(shape)
     if (type(linear_index) is int or not isinstance(linear_index, (list, tuple, np.ndarray))
