@@ -10,6 +10,15 @@ class IndexOutOfBoundsError(IndexError, ValueError):
     ``AxisError`` does), so code written for either keeps working. The message
     names the row of the batch (for batches), the dimension, the value and the
     extent it broke.
+
+    Examples
+    --------
+    >>> shape = xs.Shape("s32", [2, 3])
+    >>> try:
+    ...     xs.ravel([[0, 0], [1, 3]], shape)
+    ... except IndexError as error:
+    ...     print(isinstance(error, ValueError), error)
+    True index 3 is out of bounds for dimension 1 with size 3 at row 1 of the batch; multi-index (1, 3)
     """
 
 
