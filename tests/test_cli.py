@@ -296,18 +296,14 @@ def test_output_replaces_an_existing_file_with_the_usual_mode(cli, tmp_path):
     assert (tmp_path / "lin.npy").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_progress_bar_only_on_a_terminal(cli, tmp_path):
+def stderr_on_a_terminal(cli, *argv: object) -> str:
+    """What ``xlashape ARGV`` writes to stderr on a pseudo-terminal; it must
+    succeed."""
     import pty
-
-    np.save(tmp_path / "lin.npy", np.arange(5000) % 6)
-    argv = ("unravel", "f32[2,3]", "lin.npy", "idx.npy", "--chunk-rows", 1000)
-    piped = cli(*argv)
-    assert piped.returncode == 0 and piped.stderr == ""
 
     controller, terminal = pty.openpty()
     try:
-        on_tty = cli(*argv, stderr=terminal, capture_output=False, stdout=subprocess.PIPE)
+        done = cli(*argv, stderr=terminal, capture_output=False, stdout=subprocess.PIPE)
     finally:
         os.close(terminal)
     drawn = b""
@@ -320,8 +316,17 @@ def test_progress_bar_only_on_a_terminal(cli, tmp_path):
             if not data:
                 break
             drawn += data
-    assert on_tty.returncode == 0
-    text = drawn.decode()
+    assert done.returncode == 0
+    return drawn.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_bar_only_on_a_terminal(cli, tmp_path):
+    np.save(tmp_path / "lin.npy", np.arange(5000) % 6)
+    argv = ("unravel", "f32[2,3]", "lin.npy", "idx.npy", "--chunk-rows", 1000)
+    piped = cli(*argv)
+    assert piped.returncode == 0 and piped.stderr == ""
+    text = stderr_on_a_terminal(cli, *argv)
     assert "\r" in text and "100% 5000/5000 rows" in text
 
 

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from test_cli import _env, cli  # noqa: F401  (cli is a fixture)
+from test_cli import _env, cli, stderr_on_a_terminal  # noqa: F401  (cli is a fixture)
 
 UNRAVEL = ("unravel", "s32[10,10,10]", "in.npy")
 
@@ -145,29 +145,6 @@ def test_a_read_only_output_is_refused(cli, tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["in.npy", "out.npy"]
 
 
-def _drawn_on_a_terminal(cli, argv) -> str:
-    """What ``xlashape ARGV`` writes to stderr on a pseudo-terminal."""
-    import pty
-
-    controller, terminal = pty.openpty()
-    try:
-        done = cli(*argv, stderr=terminal, capture_output=False, stdout=subprocess.PIPE)
-    finally:
-        os.close(terminal)
-    drawn = b""
-    with open(controller, "rb", buffering=0) as reader:
-        while True:
-            try:
-                data = reader.read(4096)
-            except OSError:  # EIO: the terminal side is closed
-                break
-            if not data:
-                break
-            drawn += data
-    assert done.returncode == 0
-    return drawn.decode()
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("columns", [40, 60, 120])
 def test_the_progress_bar_fits_the_terminal_and_shows_rate_and_time_left(
@@ -175,7 +152,7 @@ def test_the_progress_bar_fits_the_terminal_and_shows_rate_and_time_left(
 ):
     monkeypatch.setenv("COLUMNS", str(columns))  # what shutil.get_terminal_size reads first
     np.save(tmp_path / "in.npy", np.arange(5000) % 1000)
-    text = _drawn_on_a_terminal(cli, (*UNRAVEL, "out.npy", "--chunk-rows", "1000"))
+    text = stderr_on_a_terminal(cli, *UNRAVEL, "out.npy", "--chunk-rows", "1000")
     lines = [line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line]
     assert len(lines) == 6  # one redraw per chunk, and the start
     assert all(len(line) < columns for line in lines), lines
