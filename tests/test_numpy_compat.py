@@ -361,3 +361,155 @@ def test_a_forked_child_converts_after_the_parent_used_the_pool():
 
 def _ravel_in_child(rows, shape):
     return int(xs.ravel(rows, shape, threads=2).sum())
+
+
+# -- argument spellings and forms, as NumPy reads them (issue 12) --------------
+
+DIMS2 = (3, 4)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # rank 0: a (0, N) array, of any dtype, is an empty multi-index
+        lambda f: f(np.zeros((0, 5), dtype=int), ()),
+        lambda f: f(np.zeros((0, 5)), ()),
+        lambda f: f(np.zeros(0), ()),
+        lambda f: f("", ()),
+        lambda f: f([], ()),
+        # order as NumPy spells it
+        lambda f: f((1, 2), DIMS2, order="c"),
+        lambda f: f((1, 2), DIMS2, order="f"),
+        lambda f: f((1, 2), DIMS2, order=b"C"),
+        lambda f: f((1, 2), DIMS2, order=b"f"),
+        lambda f: f((1, 2), DIMS2, order=None),
+        lambda f: f((1, 2), DIMS2, order="A"),
+        lambda f: f((1, 2), DIMS2, order="k"),
+        lambda f: f((1, 2), DIMS2, order="CC"),
+        lambda f: f((1, 2), DIMS2, order=""),
+        lambda f: f((1, 2), DIMS2, order=1),
+        # mode as NumPy spells it
+        lambda f: f((1, 5), DIMS2, mode=b"clip"),
+        lambda f: f((1, 5), DIMS2, mode=[b"clip", "wrap"]),
+        lambda f: f((1, 5), DIMS2, mode=np.str_("wrap")),
+        lambda f: f((1, 2), DIMS2, mode=None),
+        lambda f: f((1, 5), DIMS2, mode=None),
+        lambda f: f((1, 5), DIMS2, mode=0),
+        lambda f: f((1, 5), DIMS2, mode=1),
+        lambda f: f((1, 5), DIMS2, mode=2),
+        lambda f: f((1, 5), DIMS2, mode=3),
+        lambda f: f((1, 5), DIMS2, mode=True),
+        lambda f: f((1, 5), DIMS2, mode=1.0),
+        lambda f: f((1, 5), DIMS2, mode="CLIP"),
+        lambda f: f((1, 5), DIMS2, mode="c"),
+        lambda f: f((1, 5), DIMS2, mode=np.array(["clip", "wrap"])),
+        lambda f: f((1, 5), DIMS2, mode=["clip", 1]),
+        # multi_index that is not a sequence
+        lambda f: f(5, (6,)),
+        lambda f: f(np.int64(5), (6,)),
+        lambda f: f(np.array(5), (6,)),
+        lambda f: f(5, ()),
+        lambda f: f((i for i in (1, 2)), DIMS2),
+        lambda f: f(iter([1, 2]), DIMS2),
+        lambda f: f({1, 2}, DIMS2),
+        lambda f: f({1: 2, 3: 4}, DIMS2),
+        lambda f: f("ab", DIMS2),
+        # entries as NumPy types them
+        lambda f: f(([], []), DIMS2),
+        lambda f: f((np.array([]), np.array([])), DIMS2),
+        lambda f: f((1, 2**64), DIMS2),
+        lambda f: f((1, -(2**63) - 1), DIMS2),
+        lambda f: f((1, 2**63), DIMS2),
+        lambda f: f((True, 2), DIMS2),
+        lambda f: f((1, None), DIMS2),
+        # dims as NumPy reads them
+        lambda f: f((1,), 3),
+        lambda f: f((1,), np.int8(3)),
+        lambda f: f((1,), np.array(3)),
+        lambda f: f((1,), None),
+        lambda f: f((1,), True),
+        lambda f: f((1,), (True,)),
+        lambda f: f((1,), "3"),
+        lambda f: f((1,), (3.0,)),
+        lambda f: f((1,), (2**64,)),
+    ],
+)
+def test_ravel_reads_arguments_as_numpy_does(call):
+    assert_same(lambda: call(xs.ravel_multi_index), lambda: call(np.ravel_multi_index))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f(5, DIMS2, order="c"),
+        lambda f: f(5, DIMS2, order=b"F"),
+        lambda f: f(5, DIMS2, order=None),
+        lambda f: f(5, DIMS2, order="K"),
+        lambda f: f([5], DIMS2, order="x"),
+        lambda f: f(0, ()),
+        lambda f: f(1, ()),
+        lambda f: f([0], ()),
+        lambda f: f([1], ()),
+        lambda f: f(np.array([], dtype=int), ()),
+        lambda f: f(np.zeros((0, 3), dtype=int), ()),
+        lambda f: f([], DIMS2),
+        lambda f: f((), DIMS2),
+        lambda f: f(np.array([]), DIMS2),
+        lambda f: f(2**64, DIMS2),
+        lambda f: f(-(2**63) - 1, DIMS2),
+        lambda f: f([1, 2**64], DIMS2),
+        lambda f: f(2**63, DIMS2),
+        lambda f: f(-1, DIMS2),
+        lambda f: f(None, DIMS2),
+        lambda f: f("1", DIMS2),
+        lambda f: f(1 + 0j, DIMS2),
+        lambda f: f((i for i in [1]), DIMS2),
+        lambda f: f(True, DIMS2),
+        lambda f: f(5, None),
+        lambda f: f(5, 12),
+        lambda f: f(5, np.array([3, 4])),
+    ],
+)
+def test_unravel_reads_arguments_as_numpy_does(call):
+    assert_same(lambda: call(xs.unravel_index), lambda: call(np.unravel_index))
+
+
+def test_rank_zero_ravel_of_an_empty_rank_by_n_array_is_one_zero():
+    # NumPy reads a (0, N) array as the empty sequence: the one multi-index
+    # of a rank-0 shape, at 0; not as N rank-0 multi-indices.
+    for rows in (np.zeros((0, 5), dtype=int), np.zeros((0, 5)), np.zeros((0, 5), dtype=">u2")):
+        result = xs.ravel_multi_index(rows, ())
+        assert type(result) is np.intp and result == 0
+
+
+def test_numpy_wrong_dims_with_a_zero_and_a_product_beyond_int64_on_empty_input():
+    # NumPy multiplies the strides from the last dimension before it meets
+    # the zero, so (0, 2**62, 8) is "invalid dims" for ravel_multi_index but
+    # (2**62, 8, 0) is fine, and unravel_index takes both. A shape with a
+    # zero dimension has no elements and no overflow: xlashape takes both.
+    empty = [np.array([], dtype=np.intp)] * 3
+    for dims in ((0, 2**62, 8), (2**62, 8, 0)):
+        assert xs.ravel_multi_index(empty, dims).shape == (0,)
+        assert [a.shape for a in xs.unravel_index(empty[0], dims)] == [(0,)] * 3
+    with pytest.raises(ValueError, match="invalid dims"):
+        np.ravel_multi_index(empty, (0, 2**62, 8))
+
+
+def test_numpy_empty_nested_list_is_a_type_error_not_a_system_error():
+    # NumPy returns NULL without an exception for [[]] (a SystemError);
+    # xlashape says the entries must be integers.
+    with pytest.raises(TypeError, match="only int indices permitted"):
+        xs.unravel_index([[]], (3,))
+    with pytest.raises(TypeError, match="only int indices permitted"):
+        xs.ravel_multi_index(([[]], [[]]), (3, 3))
+
+
+def test_numpys_pinned_messages_keep_xlashapes_detail():
+    with pytest.raises(TypeError, match=r"multi_index\[1\]: indices must be integral: the provided empty"):
+        xs.ravel_multi_index(([1], []), (3, 3))
+    with pytest.raises(TypeError, match=r"only int indices permitted: indices must hold integers, got dtype float64"):
+        xs.unravel_index(np.array([1.5]), (3, 3))
+    with pytest.raises(ValueError, match=r"linear index 1 is out of bounds for a buffer of 1 elements"):
+        xs.unravel_index([1], ())
+    with pytest.raises(ValueError, match=r"multiple indices are not supported for 0d arrays: indices of shape \(1,\)"):
+        xs.unravel_index([0], ())

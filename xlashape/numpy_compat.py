@@ -1,95 +1,258 @@
 """Drop-in replacements for ``numpy.ravel_multi_index`` and
 ``numpy.unravel_index``.
 
-They return what NumPy returns (values, dtypes, broadcasting, scalars for
-scalars) and raise the same exception types, and go further: ``order`` may be
-any ``minor_to_major`` tuple, ``padded_dims`` gives padded layouts, errors
-name the row, dimension and value, uint64 indices are never wrapped, and the
-work runs in the compiled kernels on ``threads`` threads.
+They accept and refuse what NumPy's functions do, with NumPy's exception
+types (and, where NumPy's own tests pin a message, NumPy's words), and
+return what they return: values, dtypes, broadcasting, scalars for scalars.
+They go further: ``order`` may be any ``minor_to_major`` tuple,
+``padded_dims`` gives padded layouts, errors name the row, dimension and
+value, uint64 indices are never wrapped, and the work runs in the compiled
+kernels on ``threads`` threads.
+
+A call costs about what NumPy's does: the layout of each (dims, order,
+padded_dims) is built once and cached, and one multi-index or one linear
+index of plain ints takes IndexUtil's compiled single-index path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, SupportsIndex, overload
+import functools
+import operator
+from collections.abc import Mapping, Sequence, Set
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex, TypeAlias, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _batch, convert
-from ._validate import as_int_tuple
+from . import _batch
+from ._validate import as_int
+from .errors import IndexOutOfBoundsError
+from .index_util import IndexUtil
 from .layout import Layout
 from .shape import Shape
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
 __all__ = ["ravel_multi_index", "unravel_index"]
 
-Order = str | Sequence[int] | None
+ModeKind: TypeAlias = Literal["raise", "wrap", "clip"]
+# NumPy's order ('C' or 'F'), or a minor_to_major sequence.
+Order: TypeAlias = Literal["C", "F"] | Sequence[int] | None
+IntLike: TypeAlias = int | np.integer[Any] | np.bool[Any]
+ShapeLike: TypeAlias = SupportsIndex | Sequence[SupportsIndex]
+
+# NumPy's phrases where its own tests pin them (TestRavelUnravelIndex).
+EMPTY_SEQUENCE = (
+    "indices must be integral: the provided empty sequence was inferred as float. "
+    "Wrap it with 'np.array(indices, dtype=np.intp)'"
+)
+NOT_INTEGRAL = "only int indices permitted"
+
+# NumPy's integer clip modes (numpy._core.multiarray.CLIP, WRAP, RAISE).
+_NUMPY_MODE_NUMBERS = {0: "clip", 1: "wrap", 2: "raise"}
+_ZERO = np.intp(0)  # ``_ZERO + i`` makes an intp scalar fastest
 
 
-def _shape(dims: Any, order: Order, padded_dims: Sequence[int] | None) -> Shape:
-    """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
-    dimensions = as_int_tuple(np.atleast_1d(dims).tolist() if np.ndim(dims) == 0 else dims, "dims")
-    rank = len(dimensions)
-    minor_to_major: Sequence[int]
-    if order is None or (isinstance(order, str) and order == "C"):
-        minor_to_major = range(rank - 1, -1, -1)
-    elif isinstance(order, str) and order == "F":
+# -- the layout, built once per (dims, order, padded_dims) -------------------
+@functools.lru_cache(maxsize=512)
+def _cached_shape(
+    dims: tuple[int, ...], order: str | tuple[int, ...], padded: tuple[int, ...] | None
+) -> Shape:
+    """The Shape of normalised arguments; errors are raised, never cached."""
+    rank = len(dims)
+    if order == "C":
+        minor_to_major: Sequence[int] = range(rank - 1, -1, -1)
+    elif order == "F":
         minor_to_major = range(rank)
-    elif isinstance(order, str):
-        raise ValueError(f"only 'C' or 'F' order, or a minor_to_major tuple, is permitted (got {order!r})")
     else:
         minor_to_major = order
     try:
-        return Shape("s64", dimensions, Layout(minor_to_major, () if padded_dims is None else padded_dims))
+        return Shape("s64", dims, Layout(minor_to_major, () if padded is None else padded))
     except OverflowError as e:  # NumPy says ValueError for dims too large
-        raise ValueError(f"invalid dims {dimensions}: {e}") from None
+        raise ValueError(f"invalid dims {dims}: {e}") from None
 
 
-def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
-    """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
-    if isinstance(multi_index, np.ndarray):
-        items = list(multi_index) if multi_index.ndim else [multi_index]
+def _shape(dims: object, order: object, padded_dims: object) -> Shape:
+    """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
+    if type(order) is str and order == "C" and padded_dims is None and type(dims) is tuple:
+        for d in dims:  # the common call: a tuple of ints, C order
+            if type(d) is not int:
+                break
+        else:
+            return _cached_shape(dims, "C", None)
+    padded = None if padded_dims is None else _int_tuple(padded_dims, "padded_dims")
+    return _cached_shape(_dims(dims), _order(order), padded)
+
+
+def _dims(dims: object) -> tuple[int, ...]:
+    """NumPy's ``dims``: a sequence of ints or one int (not a bool)."""
+    if dims is None:
+        raise TypeError("Use () not None as shape arguments")
+    if type(dims) is not int and _is_sequence(dims) and np.ndim(dims) != 0:
+        return _int_tuple(dims, "dims")
+    if isinstance(dims, (bool, np.bool_)):
+        raise TypeError(f"expected a sequence of integers or a single integer, got {dims!r}")
+    return (as_int(dims, "dims"),)
+
+
+def _int_tuple(values: object, what: str) -> tuple[int, ...]:
+    items = values.tolist() if isinstance(values, np.ndarray) and values.dtype.kind in "iu" else values
+    if isinstance(items, (str, bytes)) or not _is_sequence(items):
+        raise TypeError(f"{what} must be a sequence of integers, got {type(values).__name__}")
+    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(items))  # type: ignore[attr-defined]
+
+
+def _order(order: object) -> str | tuple[int, ...]:
+    """'C' or 'F' as NumPy spells them ('c', b'F', None for C), or a
+    minor_to_major tuple."""
+    if order is None:
+        return "C"
+    if isinstance(order, bytes):
+        order = order.decode("latin-1")
+    if isinstance(order, str):
+        letter = order.upper()
+        if letter in ("C", "F"):
+            return letter
+        if letter in ("A", "K"):
+            raise ValueError(f"only 'C' or 'F' order is permitted (got {order!r})")
+        raise ValueError(
+            f"order must be one of 'C', 'F', 'A', or 'K' (only 'C' or 'F' order is "
+            f"permitted), or a minor_to_major sequence; got {order!r}"
+        )
+    return _int_tuple(order, "order")
+
+
+def _is_sequence(value: object) -> bool:
+    """Whether NumPy's C code sees a sequence (PySequence_Check): something
+    indexable with a length, not a mapping, set or iterator."""
+    return (
+        hasattr(type(value), "__getitem__")
+        and hasattr(type(value), "__len__")
+        and not isinstance(value, (Mapping, Set))
+    )
+
+
+def _modes(mode: object, rank: int) -> bytes | None:
+    """NumPy's clip modes, once or one per dimension, as the kernels' codes;
+    None when every dimension raises."""
+    if mode is None or (isinstance(mode, str) and mode == "raise"):
+        return None
+    if isinstance(mode, (tuple, list)):
+        if len(mode) != rank:
+            raise ValueError(f"list of clipmodes has wrong length ({len(mode)} instead of {rank})")
+        codes = bytes(_mode_code(m) for m in mode)
     else:
+        codes = bytes([_mode_code(mode)]) * rank
+    return codes if any(codes) else None
+
+
+def _mode_code(mode: object) -> int:
+    if mode is None:
+        return _batch.RAISE
+    if isinstance(mode, bytes):
+        mode = mode.decode("latin-1")
+    if isinstance(mode, str):
+        if mode not in _batch.MODES:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+        return _batch.MODES[mode]
+    try:
+        if isinstance(mode, (bool, np.bool_)):
+            raise TypeError
+        number = operator.index(mode)  # type: ignore[arg-type]  # TypeError is the check
+    except TypeError:
+        raise TypeError(
+            f"clipmode not understood: expected 'clip', 'raise' or 'wrap', got {mode!r}"
+        ) from None
+    if number not in _NUMPY_MODE_NUMBERS:
+        raise ValueError(
+            f"integer clipmode must be RAISE, WRAP, or CLIP from 'numpy._core.multiarray' "
+            f"(0, 1 or 2), got {number}"
+        )
+    return _batch.MODES[_NUMPY_MODE_NUMBERS[number]]
+
+
+# -- index arrays --------------------------------------------------------------
+def _indices(values: object, what: str) -> np.ndarray:
+    """``values`` as an integer (or boolean) array, as NumPy reads indices:
+    the dtype NumPy infers for lists, an empty sequence refused, no floats."""
+    if type(values) is np.ndarray:
+        array = values
+        if array.dtype.kind in "iu":  # the common case, first
+            return _batch.as_index_array(array, what, allow_bool=True, numpy_rules=True)
+    else:
+        array = np.asarray(values)
+        if array.size == 0 and _is_sequence(values) and len(values) == 0:  # type: ignore[arg-type]
+            raise TypeError(f"{what}: {EMPTY_SEQUENCE}")
+    if array.dtype.kind not in "iub":
+        raise TypeError(f"{NOT_INTEGRAL}: {what} must hold integers, got dtype {array.dtype}")
+    return _batch.as_index_array(array, what, allow_bool=True, numpy_rules=True)
+
+
+def _broadcast(columns: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, ...]]:
+    """The columns broadcast together and flattened, and their common shape."""
+    shape = columns[0].shape
+    if len(shape) == 1 and all(c.shape == shape for c in columns):
+        return columns, shape  # the common case: 1-D columns of one length
+    columns = np.broadcast_arrays(*columns)
+    shape = columns[0].shape
+    return [c.reshape(-1) for c in columns], shape
+
+
+def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
+    """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
+    if not _is_sequence(multi_index) or (
+        isinstance(multi_index, np.ndarray) and multi_index.ndim == 0
+    ):
         try:
-            items = list(multi_index)
+            iter(multi_index)  # type: ignore[call-overload]
         except TypeError:
-            items = [multi_index]
-    if len(items) != rank:
-        raise ValueError(f"parameter multi_index must be a sequence of length {rank}, got {len(items)}")
-    return [_batch.as_index_array(c, f"multi_index[{i}]", allow_bool=True, numpy_rules=True)
-            for i, c in enumerate(items)]  # fmt: skip
+            raise TypeError(
+                f"multi_index must be a sequence of {rank} index arrays, got "
+                f"{type(multi_index).__name__} {multi_index!r}"
+            ) from None
+        length = "no length"
+    else:
+        length = f"{len(multi_index)}"  # type: ignore[arg-type]
+        if len(multi_index) == rank:  # type: ignore[arg-type]
+            return [_indices(c, f"multi_index[{i}]") for i, c in enumerate(multi_index)]  # type: ignore[call-overload]
+    raise ValueError(
+        f"parameter multi_index must be a sequence of length {rank}, got "
+        f"{type(multi_index).__name__} of {length}"
+    )
 
 
+# -- the drop-ins ----------------------------------------------------------------
 @overload
 def ravel_multi_index(
-    multi_index: Sequence[SupportsIndex],
-    dims: SupportsIndex | Sequence[SupportsIndex],
-    mode: str | Sequence[str] = ...,
-    order: Order = ...,
+    multi_index: SupportsLenAndGetItem[IntLike],
+    dims: ShapeLike,
+    mode: ModeKind | tuple[ModeKind, ...] = "raise",
+    order: Order = "C",
     *,
-    out: None = ...,
-    padded_dims: Sequence[int] | None = ...,
-    threads: int | None = ...,
+    out: None = None,
+    padded_dims: Sequence[int] | None = None,
+    threads: int | None = None,
 ) -> np.intp: ...
 @overload
 def ravel_multi_index(
-    multi_index: ArrayLike,
-    dims: SupportsIndex | Sequence[SupportsIndex],
-    mode: str | Sequence[str] = ...,
-    order: Order = ...,
-    *,
-    out: NDArray[np.int64] | None = ...,
-    padded_dims: Sequence[int] | None = ...,
-    threads: int | None = ...,
-) -> NDArray[np.intp] | np.intp: ...
-def ravel_multi_index(
-    multi_index: object,
-    dims: object,
-    mode: str | Sequence[str] = "raise",
+    multi_index: SupportsLenAndGetItem[ArrayLike],
+    dims: ShapeLike,
+    mode: ModeKind | tuple[ModeKind, ...] = "raise",
     order: Order = "C",
     *,
-    out: np.ndarray | None = None,
+    out: NDArray[np.int64] | None = None,
     padded_dims: Sequence[int] | None = None,
+    threads: int | None = None,
+) -> NDArray[np.intp]: ...
+def ravel_multi_index(
+    multi_index: Any,
+    dims: Any,
+    mode: Any = "raise",
+    order: Any = "C",
+    *,
+    out: Any = None,
+    padded_dims: Any = None,
     threads: int | None = None,
 ) -> Any:
     """Like :func:`numpy.ravel_multi_index`, under any layout.
@@ -100,21 +263,32 @@ def ravel_multi_index(
     Returns an intp array, or an intp scalar for scalar input.
     """
     shape = _shape(dims, order, padded_dims)
-    codes = convert.mode_codes(mode, shape.rank)
-    if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and multi_index.shape[0] == shape.rank:
+    rank = shape.rank
+    if (type(multi_index) is tuple and len(multi_index) == rank and type(mode) is str
+            and mode == "raise" and out is None and threads is None):  # fmt: skip
+        for value in multi_index:  # one multi-index of plain ints
+            if type(value) is not int:
+                break
+        else:
+            try:
+                return _ZERO + IndexUtil.multidimensional_index_to_linear_index(shape, multi_index)
+            except IndexOutOfBoundsError:
+                pass  # the general path raises it as NumPy would, TypeError or ValueError
+    codes = _modes(mode, rank)
+    if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
-        rows = _batch.as_index_array(multi_index, "multi_index", allow_bool=True, numpy_rules=True).T
+        rows = _indices(multi_index, "multi_index").T
         return _batch.ravel_array(shape._plan, rows, codes, out, threads)
-    columns = np.broadcast_arrays(*_columns(multi_index, shape.rank))
+    columns = _columns(multi_index, rank)
     if not columns:  # rank 0: the one multi-index () is at 0
         if out is None:
-            return np.intp(0)
+            return _ZERO
         _batch.check_out(out, (), ()).fill(0)
         return out
-    result_shape = columns[0].shape
+    flat, result_shape = _broadcast(columns)
     flat_out = None if out is None else _flat_out(out, result_shape)
-    result = _batch.ravel_columns(shape._plan, [c.reshape(-1) for c in columns], codes, flat_out, threads)
+    result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads)
     if out is not None:
         return out
     return result.reshape(result_shape)[()] if result_shape == () else result.reshape(result_shape)
@@ -133,31 +307,31 @@ def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
 
 @overload
 def unravel_index(
-    indices: SupportsIndex,
-    shape: SupportsIndex | Sequence[SupportsIndex],
-    order: Order = ...,
+    indices: IntLike,
+    shape: ShapeLike,
+    order: Order = "C",
     *,
-    out: None = ...,
-    padded_dims: Sequence[int] | None = ...,
-    threads: int | None = ...,
+    out: None = None,
+    padded_dims: Sequence[int] | None = None,
+    threads: int | None = None,
 ) -> tuple[np.intp, ...]: ...
 @overload
 def unravel_index(
     indices: ArrayLike,
-    shape: SupportsIndex | Sequence[SupportsIndex],
-    order: Order = ...,
-    *,
-    out: NDArray[np.int64] | None = ...,
-    padded_dims: Sequence[int] | None = ...,
-    threads: int | None = ...,
-) -> tuple[NDArray[np.intp], ...] | tuple[np.intp, ...]: ...
-def unravel_index(
-    indices: object,
-    shape: object,
+    shape: ShapeLike,
     order: Order = "C",
     *,
-    out: np.ndarray | None = None,
+    out: NDArray[np.int64] | None = None,
     padded_dims: Sequence[int] | None = None,
+    threads: int | None = None,
+) -> tuple[NDArray[np.intp], ...]: ...
+def unravel_index(
+    indices: Any,
+    shape: Any,
+    order: Any = "C",
+    *,
+    out: Any = None,
+    padded_dims: Any = None,
     threads: int | None = None,
 ) -> Any:
     """Like :func:`numpy.unravel_index`, under any layout.
@@ -169,10 +343,15 @@ def unravel_index(
     ``(rank,) + indices.shape``, receives them; the tuple holds its rows.
     """
     target = _shape(shape, order, padded_dims)
-    linear = _batch.as_index_array(indices, "indices", allow_bool=True, numpy_rules=True)
+    if type(indices) is int and out is None and threads is None:  # one plain int
+        try:
+            position = IndexUtil.linear_index_to_multidimensional_index(target, indices)
+        except IndexOutOfBoundsError:
+            pass  # the general path raises it as NumPy would, TypeError or ValueError
+        else:
+            return tuple([_ZERO + i for i in position])
+    linear = _indices(indices, "indices")
     rank = target.rank
-    if rank == 0 and linear.ndim:
-        raise ValueError("multiple indices are not supported for 0d arrays")
     if out is None:
         rows = np.empty((rank,) + linear.shape, dtype=np.int64)
     else:
@@ -185,4 +364,9 @@ def unravel_index(
     _batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
     if linear.ndim == 0:
         return tuple(row[()] for row in rows)
+    if rank == 0:  # every index was 0, the one position; NumPy's words:
+        raise ValueError(
+            f"multiple indices are not supported for 0d arrays: indices of shape "
+            f"{linear.shape} for shape ()"
+        )
     return tuple(rows)
