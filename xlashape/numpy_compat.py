@@ -61,12 +61,13 @@ def _cached_shape(
 ) -> Shape:
     """The Shape of normalised arguments; errors are raised, never cached."""
     rank = len(dims)
-    if order == "C":
-        minor_to_major: Sequence[int] = range(rank - 1, -1, -1)
+    minor_to_major: Sequence[int]
+    if isinstance(order, tuple):
+        minor_to_major = order
     elif order == "F":
         minor_to_major = range(rank)
     else:
-        minor_to_major = order
+        minor_to_major = range(rank - 1, -1, -1)
     try:
         return Shape("s64", dims, Layout(minor_to_major, () if padded is None else padded))
     except OverflowError as e:  # NumPy says ValueError for dims too large
@@ -85,7 +86,7 @@ def _shape(dims: object, order: object, padded_dims: object) -> Shape:
     return _cached_shape(_dims(dims), _order(order), padded)
 
 
-def _dims(dims: object) -> tuple[int, ...]:
+def _dims(dims: Any) -> tuple[int, ...]:
     """NumPy's ``dims``: a sequence of ints or one int (not a bool)."""
     if dims is None:
         raise TypeError("Use () not None as shape arguments")
@@ -96,11 +97,11 @@ def _dims(dims: object) -> tuple[int, ...]:
     return (as_int(dims, "dims"),)
 
 
-def _int_tuple(values: object, what: str) -> tuple[int, ...]:
+def _int_tuple(values: Any, what: str) -> tuple[int, ...]:
     items = values.tolist() if isinstance(values, np.ndarray) and values.dtype.kind in "iu" else values
     if isinstance(items, (str, bytes)) or not _is_sequence(items):
         raise TypeError(f"{what} must be a sequence of integers, got {type(values).__name__}")
-    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(items))  # type: ignore[attr-defined]
+    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(items))
 
 
 def _order(order: object) -> str | tuple[int, ...]:
@@ -173,7 +174,7 @@ def _mode_code(mode: object) -> int:
 
 
 # -- index arrays --------------------------------------------------------------
-def _indices(values: object, what: str) -> np.ndarray:
+def _indices(values: Any, what: str) -> np.ndarray:
     """``values`` as an integer (or boolean) array, as NumPy reads indices:
     the dtype NumPy infers for lists, an empty sequence refused, no floats."""
     if type(values) is np.ndarray:
@@ -182,7 +183,7 @@ def _indices(values: object, what: str) -> np.ndarray:
             return _batch.as_index_array(array, what, allow_bool=True, numpy_rules=True)
     else:
         array = np.asarray(values)
-        if array.size == 0 and _is_sequence(values) and len(values) == 0:  # type: ignore[arg-type]
+        if array.size == 0 and _is_sequence(values) and len(values) == 0:
             raise TypeError(f"{what}: {EMPTY_SEQUENCE}")
     if array.dtype.kind not in "iub":
         raise TypeError(f"{NOT_INTEGRAL}: {what} must hold integers, got dtype {array.dtype}")
@@ -194,18 +195,17 @@ def _broadcast(columns: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, 
     shape = columns[0].shape
     if len(shape) == 1 and all(c.shape == shape for c in columns):
         return columns, shape  # the common case: 1-D columns of one length
-    columns = np.broadcast_arrays(*columns)
-    shape = columns[0].shape
-    return [c.reshape(-1) for c in columns], shape
+    broadcast = np.broadcast_arrays(*columns)
+    return [c.reshape(-1) for c in broadcast], broadcast[0].shape
 
 
-def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
+def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
     """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
     if not _is_sequence(multi_index) or (
         isinstance(multi_index, np.ndarray) and multi_index.ndim == 0
     ):
         try:
-            iter(multi_index)  # type: ignore[call-overload]
+            iter(multi_index)
         except TypeError:
             raise TypeError(
                 f"multi_index must be a sequence of {rank} index arrays, got "
@@ -213,9 +213,9 @@ def _columns(multi_index: object, rank: int) -> list[np.ndarray]:
             ) from None
         length = "no length"
     else:
-        length = f"{len(multi_index)}"  # type: ignore[arg-type]
-        if len(multi_index) == rank:  # type: ignore[arg-type]
-            return [_indices(c, f"multi_index[{i}]") for i, c in enumerate(multi_index)]  # type: ignore[call-overload]
+        length = f"{len(multi_index)}"
+        if len(multi_index) == rank:
+            return [_indices(c, f"multi_index[{i}]") for i, c in enumerate(multi_index)]
     raise ValueError(
         f"parameter multi_index must be a sequence of length {rank}, got "
         f"{type(multi_index).__name__} of {length}"
