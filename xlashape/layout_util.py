@@ -22,7 +22,14 @@ def _check_position(layout: Layout, position: object) -> int:
 
 
 class LayoutUtil:
-    """Static helpers on :class:`Layout`, named after XLA's ``LayoutUtil``."""
+    """Static helpers on :class:`Layout`, named after XLA's ``LayoutUtil``.
+
+    Examples
+    --------
+    >>> layout = xs.LayoutUtil.make_layout([0, 1])
+    >>> xs.LayoutUtil.human_string(layout), xs.LayoutUtil.is_monotonic_with_dim0_minor(layout)
+    ('{0,1}', True)
+    """
 
     @staticmethod
     def make_layout(
@@ -30,12 +37,47 @@ class LayoutUtil:
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
     ) -> Layout:
-        """A Layout from its three fields (see :class:`Layout`)."""
+        """A Layout from its three fields.
+
+        Parameters
+        ----------
+        minor_to_major, padded_dimensions, padding_value
+            As for :class:`Layout`.
+
+        Returns
+        -------
+        Layout
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.make_layout([1, 0], [4, 8])
+        Layout(minor_to_major=(1, 0), padded_dimensions=(4, 8))
+        """
         return Layout(minor_to_major, padded_dimensions, padding_value)
 
     @staticmethod
     def get_default_layout_for_rank(rank: int) -> Layout:
-        """The major-to-minor layout ``{rank-1,...,0}``."""
+        """The major-to-minor layout ``{rank-1,...,0}``.
+
+        Parameters
+        ----------
+        rank : int
+            The number of dimensions, at least 0.
+
+        Returns
+        -------
+        Layout
+
+        Raises
+        ------
+        ValueError
+            For a negative rank.
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.get_default_layout_for_rank(3)
+        Layout(minor_to_major=(2, 1, 0))
+        """
         r = as_int(rank, "rank")
         if r < 0:
             raise ValueError(f"rank must be >= 0, got {r}")
@@ -43,54 +85,210 @@ class LayoutUtil:
 
     @staticmethod
     def get_default_layout_for_shape(shape: Shape) -> Layout:
-        """The major-to-minor layout for ``shape``'s rank."""
+        """The major-to-minor layout for ``shape``'s rank.
+
+        Parameters
+        ----------
+        shape : Shape
+
+        Returns
+        -------
+        Layout
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.get_default_layout_for_shape(xs.Shape("f32", [4, 5]))
+        Layout(minor_to_major=(1, 0))
+        """
         return LayoutUtil.get_default_layout_for_rank(require_shape(shape).rank)
 
     @staticmethod
     def validate_layout_for_shape(layout: Layout, shape: Shape) -> None:
-        """Raise ValueError unless ``layout`` fits ``shape``'s dimensions."""
+        """Check that ``layout`` fits ``shape``'s dimensions.
+
+        Parameters
+        ----------
+        layout : Layout
+        shape : Shape
+
+        Raises
+        ------
+        ValueError
+            If ``minor_to_major`` is not a permutation of the dimensions, or
+            a padded width is missing or narrower than its dimension.
+        TypeError
+            If ``layout`` is not a Layout.
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.validate_layout_for_shape(xs.Layout([0, 1]), xs.Shape("f32", [2, 3]))
+        >>> xs.LayoutUtil.validate_layout_for_shape(xs.Layout([0]), xs.Shape("f32", [2, 3]))
+        Traceback (most recent call last):
+          ...
+        ValueError: ...
+        """
         if not isinstance(layout, Layout):
             raise TypeError(f"layout must be a Layout, got {type(layout).__name__}")
         validate_layout(layout, require_shape(shape).dimensions)
 
     @staticmethod
     def is_padded(shape: Shape) -> bool:
-        """Whether some dimension is padded wider than its size."""
+        """Whether some dimension is padded wider than its size.
+
+        Parameters
+        ----------
+        shape : Shape
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.is_padded(xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5])))
+        True
+        >>> xs.LayoutUtil.is_padded(xs.Shape("f32", [2, 3], xs.Layout([0, 1], [2, 3])))
+        False
+        """
         shape = require_shape(shape)
         return any(w > d for w, d in zip(shape.layout.padded_dimensions, shape.dimensions))
 
     @staticmethod
     def padded_dimensions(shape: Shape) -> tuple[int, ...]:
-        """The layout's padded_dimensions field (empty when not padded)."""
+        """The layout's padded_dimensions field (empty when not padded).
+
+        Parameters
+        ----------
+        shape : Shape
+
+        Returns
+        -------
+        tuple of int
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.padded_dimensions(xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5])))
+        (3, 5)
+        """
         return require_shape(shape).layout.padded_dimensions
 
     @staticmethod
     def padded_dimension(shape: Shape, index: int) -> int:
-        """The width dimension ``index`` occupies in memory (its size when the
-        layout is not padded); negative numbers count from the end."""
+        """The width dimension ``index`` occupies in memory.
+
+        Parameters
+        ----------
+        shape : Shape
+        index : int
+            A dimension number; negative numbers count from the end.
+
+        Returns
+        -------
+        int
+            The padded width, or the dimension's size when the layout is not
+            padded.
+
+        Examples
+        --------
+        >>> shape = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
+        >>> xs.LayoutUtil.padded_dimension(shape, 0), xs.LayoutUtil.padded_dimension(shape, -1)
+        (3, 5)
+        """
         shape = require_shape(shape)
         return shape.padded_dimensions[normalize_dimension(index, shape.rank)]
 
     @staticmethod
     def get_padding_value(shape: Shape) -> PaddingValue:
-        """What fills ``shape``'s padding positions."""
+        """What fills ``shape``'s padding positions.
+
+        Parameters
+        ----------
+        shape : Shape
+
+        Returns
+        -------
+        PaddingValue
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.get_padding_value(xs.Shape("f32", [2], xs.Layout([0], [4], 1)))
+        <PaddingValue.ZERO_PAD: 1>
+        """
         return require_shape(shape).layout.padding_value
 
     @staticmethod
     def minor(layout: Layout, physical_dimension_number: int) -> int:
-        """The dimension at position ``p`` counting from the most minor."""
+        """The dimension at a physical position counting from the most minor.
+
+        Parameters
+        ----------
+        layout : Layout
+        physical_dimension_number : int
+            The position, 0 for the most minor.
+
+        Returns
+        -------
+        int
+            A dimension number.
+
+        Raises
+        ------
+        IndexError
+            For a position outside ``[0, rank)``.
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.minor(xs.Layout([2, 0, 1]), 0)
+        2
+        """
         return layout.minor_to_major[_check_position(layout, physical_dimension_number)]
 
     @staticmethod
     def major(layout: Layout, physical_dimension_number: int) -> int:
-        """The dimension at position ``p`` counting from the most major."""
+        """The dimension at a physical position counting from the most major.
+
+        Parameters
+        ----------
+        layout : Layout
+        physical_dimension_number : int
+            The position, 0 for the most major.
+
+        Returns
+        -------
+        int
+            A dimension number.
+
+        Raises
+        ------
+        IndexError
+            For a position outside ``[0, rank)``.
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.major(xs.Layout([2, 0, 1]), 0)
+        1
+        """
         p = _check_position(layout, physical_dimension_number)
         return layout.minor_to_major[len(layout.minor_to_major) - 1 - p]
 
     @staticmethod
     def make_logical_to_physical(layout: Layout) -> tuple[int, ...]:
         """For each dimension number, its physical position, 0 being the
-        most major (XLA's ``MakeLogicalToPhysical``)."""
+        most major (XLA's ``MakeLogicalToPhysical``).
+
+        Parameters
+        ----------
+        layout : Layout
+
+        Returns
+        -------
+        tuple of int
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.make_logical_to_physical(xs.Layout([2, 0, 1]))
+        (1, 0, 2)
+        """
         m2m = layout.minor_to_major
         rank = len(m2m)
         result = [0] * rank
@@ -100,22 +298,81 @@ class LayoutUtil:
 
     @staticmethod
     def is_monotonic_with_dim0_major(layout: Layout) -> bool:
-        """minor_to_major is decreasing: dimension 0 is the most major."""
+        """Whether minor_to_major is decreasing: dimension 0 is the most
+        major, as in NumPy's C order.
+
+        Parameters
+        ----------
+        layout : Layout
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.is_monotonic_with_dim0_major(xs.Layout([2, 1, 0]))
+        True
+        """
         m2m = layout.minor_to_major
         return all(a > b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
     def is_monotonic_with_dim0_minor(layout: Layout) -> bool:
-        """minor_to_major is increasing: dimension 0 is the most minor."""
+        """Whether minor_to_major is increasing: dimension 0 is the most
+        minor, as in NumPy's Fortran order.
+
+        Parameters
+        ----------
+        layout : Layout
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.is_monotonic_with_dim0_minor(xs.Layout([2, 1, 0]))
+        False
+        """
         m2m = layout.minor_to_major
         return all(a < b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
     def human_string(layout: Layout) -> str:
-        """``{1,0}``: the minor_to_major field."""
+        """The layout as XLA writes it, such as ``{1,0}``.
+
+        Parameters
+        ----------
+        layout : Layout
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.human_string(xs.Layout([1, 0]))
+        '{1,0}'
+        """
         return str(layout)
 
     @staticmethod
     def equal(lhs: Layout, rhs: Layout) -> bool:
-        """Equal in every field: order, padded widths and padding value."""
+        """Whether two layouts are equal in every field: order, padded
+        widths and padding value.
+
+        Parameters
+        ----------
+        lhs, rhs : Layout
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> xs.LayoutUtil.equal(xs.Layout([1, 0]), xs.Layout([1, 0], [2, 2]))
+        False
+        """
         return lhs == rhs
