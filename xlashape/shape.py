@@ -68,6 +68,31 @@ class Shape(Frozen):
     element count fits in int64. Shapes are immutable, hashable and equal by
     value (type, dimensions and the whole layout).
 
+    Parameters
+    ----------
+    element_type : PrimitiveType, int or str
+        An array element type, as itself, its number or its name (``"f32"``).
+    dimensions : iterable of int
+        The size of each dimension, each at least 0.
+    layout : Layout, optional
+        How the elements lie in memory; None (the default) for row-major.
+
+    Raises
+    ------
+    ValueError
+        For a negative size, a layout that does not fit, or a non-array
+        element type (TUPLE, OPAQUE, TOKEN).
+    OverflowError
+        When the padded element count does not fit in int64.
+    TypeError
+        For arguments of the wrong type.
+
+    See Also
+    --------
+    ShapeUtil : XLA's helpers on shapes, such as ``parse_shape_string``.
+
+    Examples
+    --------
     >>> s = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
     >>> s.rank, s.strides, s.buffer_size
     (2, (1, 3), 15)
@@ -142,6 +167,26 @@ class Shape(Frozen):
         An array with no elements gets the default layout. See
         :func:`xlashape.buffers.layout_from_strides` for the exact rules.
 
+        Parameters
+        ----------
+        array : numpy.ndarray
+            An array of native byte order and an XLA element type.
+
+        Returns
+        -------
+        Shape
+
+        Raises
+        ------
+        ValueError
+            For strides that no layout gives, or a dtype with no XLA type.
+        TypeError
+            If ``array`` is not a NumPy array.
+
+        Examples
+        --------
+        >>> Shape.from_array(np.zeros((2, 3), dtype=np.int32, order="F"))
+        Shape('s32', (2, 3), Layout(minor_to_major=(0, 1)))
         >>> Shape.from_array(np.zeros((2, 3, 4), dtype=np.float32).transpose(2, 0, 1))
         Shape('f32', (4, 2, 3), Layout(minor_to_major=(0, 2, 1)))
         """
@@ -164,31 +209,73 @@ class Shape(Frozen):
     # -- the model -------------------------------------------------------
     @property
     def element_type(self) -> PrimitiveType:
-        """The XLA element type of the array."""
+        """The XLA element type of the array.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.element_type
+        <PrimitiveType.F32: 11>
+        """
         return self._element_type
 
     @property
     def dimensions(self) -> tuple[int, ...]:
-        """The size of each dimension, by dimension number."""
+        """The size of each dimension, by dimension number.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.dimensions
+        (2, 3)
+        """
         return self._dimensions
 
     @property
     def layout(self) -> Layout:
-        """How the elements lie in linear memory (the default layout if none was given)."""
+        """How the elements lie in linear memory (the default layout if none was given).
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.layout
+        Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5))
+        """
         return self._layout
 
     @property
     def rank(self) -> int:
-        """The number of dimensions."""
+        """The number of dimensions.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.rank
+        2
+        """
         return len(self._dimensions)
 
     @property
     def true_rank(self) -> int:
-        """The number of dimensions whose size is not 1."""
+        """The number of dimensions whose size is not 1.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> Shape("f32", [1, 3, 1, 4]).true_rank
+        2
+        """
         return sum(1 for d in self._dimensions if d != 1)
 
     def dimension(self, dimension_number: int) -> int:
-        """The size of a dimension; negative numbers count from the end."""
+        """The size of a dimension; negative numbers count from the end.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.dimension(0), s.dimension(-1)
+        (2, 3)
+        """
         return self._dimensions[normalize_dimension(dimension_number, self.rank)]
 
     def _letter(self, letter: str) -> int:
@@ -203,49 +290,112 @@ class Shape(Frozen):
 
     @property
     def x(self) -> int:
-        """Size of the x dimension: the last one of a 2-D to 4-D array."""
+        """Size of the x dimension: the last one of a 2-D to 4-D array.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.x
+        3
+        """
         return self._letter("x")
 
     @property
     def y(self) -> int:
-        """Size of the y dimension: dimension 0 of 2-D, 1 of 3-D, 2 of 4-D."""
+        """Size of the y dimension: dimension 0 of 2-D, 1 of 3-D, 2 of 4-D.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.y
+        2
+        """
         return self._letter("y")
 
     @property
     def z(self) -> int:
-        """Size of the z dimension: dimension 0 of 3-D, 1 of 4-D."""
+        """Size of the z dimension: dimension 0 of 3-D, 1 of 4-D.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> Shape("f32", [4, 2, 3]).z
+        4
+        """
         return self._letter("z")
 
     @property
     def p(self) -> int:
-        """Size of the p dimension: dimension 0 of a 4-D array."""
+        """Size of the p dimension: dimension 0 of a 4-D array.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> Shape("f32", [5, 4, 2, 3]).p
+        5
+        """
         return self._letter("p")
 
     # -- memory ----------------------------------------------------------
     @property
     def padded_dimensions(self) -> tuple[int, ...]:
-        """The width each dimension occupies in memory (its size if unpadded)."""
+        """The width each dimension occupies in memory (its size if unpadded).
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.padded_dimensions
+        (3, 5)
+        """
         return self._layout.padded_dimensions or self._dimensions
 
     @property
     def element_count(self) -> int:
-        """The number of array elements (padding not counted)."""
+        """The number of array elements (padding not counted).
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.element_count
+        6
+        """
         return math.prod(self._dimensions)
 
     @property
     def buffer_size(self) -> int:
-        """The number of elements in the linear buffer, padding included."""
+        """The number of elements in the linear buffer, padding included.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.buffer_size
+        15
+        """
         return self._plan.size
 
     @property
     def strides(self) -> tuple[int, ...]:
-        """Each dimension's stride in elements, following the layout."""
+        """Each dimension's stride in elements, following the layout.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.strides
+        (1, 3)
+        """
         return self._plan.strides
 
     @property
     def byte_strides(self) -> tuple[int, ...]:
         """Each dimension's stride in bytes: ``strides`` times the element's
-        byte size, as exact Python ints."""
+        byte size, as exact Python ints.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.byte_strides
+        (4, 12)
+        """
         size = self._element_type.byte_size
         assert size is not None  # a Shape holds array element types only
         return tuple(stride * size for stride in self._plan.strides)
@@ -258,6 +408,12 @@ class Shape(Frozen):
         They are ``byte_strides``, checked to fit NumPy's intp (OverflowError
         otherwise). In a shape with no elements no stride is ever used, and
         those too large for intp are given as 0.
+
+        Examples
+        --------
+        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s.numpy_strides
+        (4, 12)
         """
         empty = self.element_count == 0
         strides = []
