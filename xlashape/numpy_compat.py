@@ -257,10 +257,53 @@ def ravel_multi_index(
 ) -> Any:
     """Like :func:`numpy.ravel_multi_index`, under any layout.
 
-    ``order`` is 'C', 'F' or a ``minor_to_major`` tuple (most minor
-    dimension first); ``padded_dims`` gives each dimension's padded width.
-    ``out``, an int64 array of the broadcast shape, receives the result.
-    Returns an intp array, or an intp scalar for scalar input.
+    Parameters
+    ----------
+    multi_index : tuple of array_like of int
+        One integer array per dimension, broadcast together; or an
+        (rank, N) integer array.
+    dims : int or sequence of int
+        The size of each dimension.
+    mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
+        What an index outside its dimension does, once or per dimension.
+    order : {'C', 'F'} or sequence of int, optional
+        NumPy's orders, or any ``minor_to_major`` tuple (most minor
+        dimension first).
+    out : ndarray of int64, optional
+        Receives the result; the broadcast shape of ``multi_index``.
+    padded_dims : sequence of int, optional
+        Each dimension's padded width in memory.
+    threads : int, optional
+        Threads to use (default :func:`xlashape.get_num_threads`).
+
+    Returns
+    -------
+    ndarray of intp or intp
+        The linear indices, shaped like the broadcast ``multi_index``; a
+        scalar for scalar input; ``out`` if it was given.
+
+    Raises
+    ------
+    ValueError
+        For an index out of bounds (:class:`xlashape.IndexOutOfBoundsError`,
+        which is also an IndexError, naming the row, dimension and value),
+        a bad mode or order, or dims whose size overflows.
+    TypeError
+        For indices that are not integers.
+
+    See Also
+    --------
+    numpy.ravel_multi_index, xlashape.ravel
+
+    Examples
+    --------
+    >>> rows, cols = np.array([0, 1, 1]), np.array([2, 0, 2])
+    >>> xs.ravel_multi_index((rows, cols), (2, 3))
+    array([2, 3, 5])
+    >>> xs.ravel_multi_index((rows, cols), (2, 3), order=(0, 1))   # same as 'F'
+    array([4, 1, 5])
+    >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
+    np.int64(6)
     """
     shape = _shape(dims, order, padded_dims)
     rank = shape.rank
@@ -336,11 +379,50 @@ def unravel_index(
 ) -> Any:
     """Like :func:`numpy.unravel_index`, under any layout.
 
-    ``order`` is 'C', 'F' or a ``minor_to_major`` tuple; ``padded_dims``
-    gives each dimension's padded width, and an index on padding is an
-    error. Returns a tuple of ``rank`` intp arrays shaped like ``indices``
-    (intp scalars for a scalar). ``out``, an int64 array of shape
-    ``(rank,) + indices.shape``, receives them; the tuple holds its rows.
+    Parameters
+    ----------
+    indices : int or array_like of int
+        Linear indices into the (padded) buffer.
+    shape : int or sequence of int
+        The size of each dimension.
+    order : {'C', 'F'} or sequence of int, optional
+        NumPy's orders, or any ``minor_to_major`` tuple.
+    out : ndarray of int64, optional
+        Of shape ``(rank,) + indices.shape``; receives the result, and the
+        returned tuple holds its rows.
+    padded_dims : sequence of int, optional
+        Each dimension's padded width; an index on padding is an error.
+    threads : int, optional
+        Threads to use (default :func:`xlashape.get_num_threads`).
+
+    Returns
+    -------
+    tuple of ndarray of intp, or tuple of intp
+        One array per dimension, shaped like ``indices`` (scalars for a
+        scalar).
+
+    Raises
+    ------
+    ValueError
+        For an index outside the buffer or on padding
+        (:class:`xlashape.IndexOutOfBoundsError`, naming the row).
+    TypeError
+        For indices that are not integers.
+
+    See Also
+    --------
+    numpy.unravel_index, xlashape.unravel
+
+    Examples
+    --------
+    >>> xs.unravel_index(np.array([2, 3, 5]), (2, 3))
+    (array([0, 1, 1]), array([2, 0, 2]))
+    >>> xs.unravel_index(6, (2, 3), padded_dims=(2, 4))
+    (np.int64(1), np.int64(2))
+    >>> xs.unravel_index(3, (2, 3), padded_dims=(2, 4))
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: ...padding...
     """
     target = _shape(shape, order, padded_dims)
     if type(indices) is int and out is None and threads is None:  # one plain int
