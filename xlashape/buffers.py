@@ -53,6 +53,32 @@ def padding_fill_value(
     ``complex(-inf, -inf)`` and ``complex(inf, inf)``. Each of these leaves
     ``np.maximum`` (for LOWEST_PAD) or ``np.minimum`` (for HIGHEST_PAD) of any
     non-NaN value unchanged, which is what such padding is for.
+
+    Parameters
+    ----------
+    padding_value : PaddingValue or int
+        The layout's padding value.
+    dtype : dtype_like
+        A boolean, integer, floating or complex dtype.
+
+    Returns
+    -------
+    numpy.generic or None
+        A scalar of ``dtype``, or None when the padding is unspecified.
+
+    Raises
+    ------
+    TypeError
+        For a dtype that is not an XLA element type.
+
+    Examples
+    --------
+    >>> padding_fill_value(PaddingValue.LOWEST_PAD, np.int8)
+    np.int8(-128)
+    >>> padding_fill_value(PaddingValue.HIGHEST_PAD, np.float32)
+    np.float32(inf)
+    >>> padding_fill_value(PaddingValue.UNKNOWN_PAD, np.float32) is None
+    True
     """
     pad = PaddingValue.coerce(padding_value)
     dt = np.dtype(dtype)
@@ -183,6 +209,30 @@ def view_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
     and is writable exactly when ``buffer`` is: writing to it writes the
     buffer.
 
+    Parameters
+    ----------
+    buffer : numpy.ndarray
+        The linear buffer.
+    shape : Shape
+        How the elements lie in it.
+
+    Returns
+    -------
+    numpy.ndarray
+        A view of ``buffer`` with the shape's dimensions.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a buffer of the wrong size, dtype, rank or contiguity.
+
+    See Also
+    --------
+    from_linear : the same as a copy.
+    to_linear : the inverse.
+
+    Examples
+    --------
     >>> shape = Shape("s32", (2, 3), Layout((0, 1), (3, 5)))
     >>> view_linear(np.arange(15, dtype=np.int32), shape)
     array([[0, 3, 6],
@@ -197,6 +247,26 @@ def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
 
     Takes the same buffers as :func:`view_linear`; the result shares no
     memory with ``buffer``.
+
+    Parameters
+    ----------
+    buffer : numpy.ndarray
+        The linear buffer.
+    shape : Shape
+        How the elements lie in it.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new C-ordered array with the shape's dimensions.
+
+    Examples
+    --------
+    >>> shape = Shape("f32", (2, 2), Layout((0, 1)))
+    >>> a = from_linear(np.array([1, 2, 3, 4], dtype=np.float32), shape)
+    >>> a, a.flags.c_contiguous
+    (array([[1., 3.],
+           [2., 4.]], dtype=float32), True)
     """
     return view_linear(buffer, shape).copy()
 
@@ -223,6 +293,35 @@ def to_linear(
     must be a writable linear buffer for ``shape`` (see :func:`view_linear`)
     apart from ``array``; it is filled and returned.
 
+    Parameters
+    ----------
+    array : array_like
+        The array, with the shape's dimensions.
+    shape : Shape
+        The layout to write it in.
+    out : numpy.ndarray, optional
+        A writable linear buffer for ``shape`` to fill and return.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Which dtype conversions are allowed; 'equiv' by default.
+
+    Returns
+    -------
+    numpy.ndarray
+        The 1-D buffer of ``shape.buffer_size`` elements; ``out`` if given.
+
+    Raises
+    ------
+    ValueError
+        For an array of other dimensions, or an ``out`` that does not fit.
+    TypeError
+        For a dtype that ``casting`` does not allow.
+
+    See Also
+    --------
+    view_linear, from_linear : the inverse.
+
+    Examples
+    --------
     For the spec's 2x3 array with layout ``{0,1}`` padded to ``[3,5]`` with
     zeros:
 
