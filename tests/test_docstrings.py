@@ -7,7 +7,9 @@ import (CI installs it and runs pytest from the checkout, whose source
 """
 
 import doctest
+import enum
 import importlib
+import inspect
 import pkgutil
 
 import numpy as np
@@ -39,3 +41,32 @@ def test_docstring_examples(name):
         runner.run(test)
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {name}; see the output"
 
+
+
+def _public_objects() -> list[tuple[str, object]]:
+    """Every name in ``xlashape.__all__``, and the public methods and
+    properties of its classes (enum members aside)."""
+    found = []
+    for name in xlashape.__all__:
+        obj = getattr(xlashape, name)
+        found.append((name, obj))
+        if inspect.isclass(obj):
+            for attr, value in vars(obj).items():
+                if not attr.startswith("_") and not isinstance(value, enum.Enum):
+                    found.append((f"{name}.{attr}", value))
+    return found
+
+
+def test_every_public_object_has_an_example():
+    missing = []
+    for name, obj in _public_objects():
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        elif isinstance(obj, property):
+            obj = obj.fget
+        if ">>>" not in (inspect.getdoc(obj) or ""):
+            missing.append(name)
+    assert missing == [], (
+        "add an Examples section (NumPy style, run by this module) to the "
+        f"docstring of: {', '.join(missing)}"
+    )

@@ -138,6 +138,41 @@ def ravel(
     rechunked to a single chunk first, which copies. With
     'raise', computing it raises :class:`xlashape.IndexOutOfBoundsError`
     naming the row of ``indices`` that is out of range.
+
+    Parameters
+    ----------
+    indices : dask.array.Array or array_like of int, shape (N, rank)
+        The multi-indices, one per row.
+    shape : Shape
+        The shape whose layout gives the offsets.
+    mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
+        As for :func:`xlashape.ravel`.
+    threads : int or None, optional
+        Threads per chunk; 1 by default.
+
+    Returns
+    -------
+    dask.array.Array of int64, shape (N,)
+
+    Raises
+    ------
+    ValueError, TypeError
+        At once, for a wrong rank, dtype or mode.
+    IndexOutOfBoundsError
+        When computed, for an index out of range with ``mode='raise'``.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> shape = xs.ShapeUtil.parse_shape_string("s32[10,10]{0,1}")
+    >>> indices = da.from_array(np.array([[1, 2], [3, 4], [5, 6]]), chunks=(2, 2))
+    >>> ravel(indices, shape).compute(scheduler="synchronous")
+    array([21, 43, 65])
+    >>> bad = da.from_array(np.array([[1, 2], [3, 4], [5, 60]]), chunks=(2, 2))
+    >>> ravel(bad, shape).compute(scheduler="synchronous")
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: index 60 is out of bounds for dimension 1 with size 10 at row 2 of the batch (row 0 of row chunk 1); multi-index (5, 60)
     """
     rank = require_shape(shape).rank
     mode = mode if isinstance(mode, str) else tuple(mode)
@@ -189,6 +224,36 @@ def unravel(offsets: object, shape: Shape, *, threads: int | None = 1) -> da.Arr
     along its rows and the rank axis in one chunk. Computing it raises
     :class:`xlashape.IndexOutOfBoundsError` naming the row of ``offsets``
     for an offset outside the buffer or on padding.
+
+    Parameters
+    ----------
+    offsets : dask.array.Array or array_like of int, shape (N,)
+        Linear indices into the shape's buffer.
+    shape : Shape
+        The shape whose layout gives the multi-indices.
+    threads : int or None, optional
+        Threads per chunk; 1 by default.
+
+    Returns
+    -------
+    dask.array.Array of int64, shape (N, rank)
+
+    Raises
+    ------
+    ValueError, TypeError
+        At once, for a wrong rank or dtype.
+    IndexOutOfBoundsError
+        When computed, for an offset outside the buffer or on padding.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> shape = xs.ShapeUtil.parse_shape_string("s32[10,10]{0,1}")
+    >>> offsets = da.from_array(np.array([21, 43, 65]), chunks=2)
+    >>> unravel(offsets, shape).compute(scheduler="synchronous")
+    array([[1, 2],
+           [3, 4],
+           [5, 6]])
     """
     rank = require_shape(shape).rank
     array = da.asarray(offsets)
