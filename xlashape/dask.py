@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -56,11 +55,6 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 __all__ = ["ravel", "unravel"]
 
-# The row phrase of every batch error, as xlashape.errors and
-# xlashape.reference write it.
-_ROW = re.compile(r" at row (\d+) of the batch")
-
-
 def _check_dtype(array: da.Array, what: str) -> None:
     """The NumPy-level TypeError for a non-integer batch, raised before any
     task runs."""
@@ -78,19 +72,17 @@ def _global_row_error(error: IndexOutOfBoundsError, info: dict[str, Any]) -> Ind
 
     ``info`` is the chunk's entry in Dask's ``block_info``.
     """
+    if error.row is None:
+        return error
     start = info["array-location"][0][0]
     chunk = info["chunk-location"][0]
-
-    def restate(match: re.Match[str]) -> str:
-        local = int(match.group(1))
-        if math.isnan(start):
-            return (
-                f" at row {local} of row chunk {chunk} (chunk sizes unknown: "
-                "call compute_chunk_sizes() for the row in the whole batch)"
-            )
-        return f" at row {start + local} of the batch (row {local} of row chunk {chunk})"
-
-    return IndexOutOfBoundsError(_ROW.sub(restate, str(error), count=1))
+    if math.isnan(start):
+        return error.restated(
+            error.row,
+            f"row chunk {chunk} (chunk sizes unknown: call compute_chunk_sizes() for the "
+            "row in the whole batch)",
+        )
+    return error.restated(start + error.row, f"the batch (row {error.row} of row chunk {chunk})")
 
 
 def _convert_block(

@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 
 from ._validate import as_int
-from .errors import IndexOutOfBoundsError, index_out_of_bounds
+from .errors import index_out_of_bounds, linear_index_on_padding, linear_index_out_of_bounds
 
 __all__ = ["check_length", "linear_index", "multi_index", "linear_buffer"]
 
@@ -66,20 +66,13 @@ def multi_index(
     start = as_int(linear_index, "linear index")
     size = math.prod(widths)
     if not 0 <= start < size:
-        raise IndexOutOfBoundsError(
-            f"linear index {start} is out of bounds for a buffer of {size} "
-            f"elements{_at_row(row)}; expected 0 <= index < {size}"
-        )
+        raise linear_index_out_of_bounds(start, size, row)
     index = [0] * len(dimensions)
     rest = start
     for dim in minor_to_major:
         rest, position = divmod(rest, widths[dim])
         if position >= dimensions[dim]:
-            raise IndexOutOfBoundsError(
-                f"linear index {start}{_at_row(row)} lands on padding: it puts "
-                f"dimension {dim} at {position}, past its size {dimensions[dim]} "
-                f"(padded width {widths[dim]})"
-            )
+            raise linear_index_on_padding(start, dim, position, dimensions[dim], widths[dim], row)
         index[dim] = position
     return tuple(index)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -100,9 +99,6 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-_BATCH_ROW = re.compile(r"at row (\d+) of the batch")
-
-
 def _convert_file(
     args: argparse.Namespace,
     shape: Shape,
@@ -130,7 +126,7 @@ def _convert_file(
 
 def _in_file(error: IndexOutOfBoundsError, start: int, path: str) -> str:
     """The error's message, its row in the chunk made the row in the file."""
-    return _BATCH_ROW.sub(lambda m: f"at row {int(m[1]) + start} of {path}", str(error))
+    return str(error if error.row is None else error.restated(start + error.row, path))
 
 
 def _ravel(args: argparse.Namespace) -> int:
