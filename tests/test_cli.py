@@ -563,3 +563,15 @@ def test_oversized_shapes_are_one_line_usage_errors(cli, args):
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "int64 maximum" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["ravel", "unravel"])
+def test_padding_value_is_for_show_only(cli, tmp_path, command):
+    # It changes no index, so ravel and unravel do not take it.
+    np.save(tmp_path / "in.npy", np.zeros((1, 2) if command == "ravel" else 1, dtype=int))
+    argv = [command, "f32[2,3]", "in.npy", "out.npy", "--padded", "3,5"]
+    assert cli(*argv).returncode == 0
+    result = cli(*argv, "--padding-value", "one")
+    assert result.returncode == 2
+    assert "unrecognized arguments: --padding-value one" in result.stderr
+    assert "--padding-value" not in cli(command, "--help").stdout

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from inputs import DTYPES, index_arrays
-from oracles import numpy_ravel, numpy_unravel
+from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
 
 import xlashape as xs
@@ -252,86 +252,6 @@ def test_numpy_31980_long_n_by_1_input():
     np.testing.assert_array_equal(xs.unravel_index(rows[:, 0], (7,))[0], rows[:, 0])
 
 
-# -- threads -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("threads", [1, 2, 3, 7])
-def test_results_do_not_depend_on_the_thread_count(threads):
-    rng = np.random.default_rng(threads)
-    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
-    rows = np.stack([rng.integers(0, d, 300_000) for d in shape.dimensions], axis=1)
-    expected = numpy_ravel(shape, rows)
-    for variant in (rows, np.asfortranarray(rows), rows[::-1]):
-        got = xs.ravel(variant, shape, threads=threads)
-        np.testing.assert_array_equal(got, numpy_ravel(shape, variant))
-    np.testing.assert_array_equal(xs.unravel(expected, shape, threads=threads), rows)
-    # Bad rows in different chunks (the later chunk's found too): the
-    # earliest is reported whatever the thread count.
-    bad = rows.copy()
-    bad[280_000, 1] = -1
-    bad[100_000, 2] = 5
-    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 100000 of the batch"):
-        xs.ravel(bad, shape, threads=threads)
-    wrong = expected.copy()
-    wrong[290_000] = -3
-    wrong[123_457] = -3
-    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 123457 of the batch"):
-        xs.unravel(wrong, shape, threads=threads)
-
-
-def test_thread_count_setting():
-    previous = xs.set_num_threads(1)
-    try:
-        assert xs.get_num_threads() == 1
-    finally:
-        xs.set_num_threads(previous)
-    with pytest.raises(ValueError, match="threads must be >= 1"):
-        xs.set_num_threads(0)
-    with pytest.raises(ValueError, match="threads must be >= 1"):
-        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=-2)
-    with pytest.raises(TypeError, match="threads must be an integer"):
-        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=1.5)
-
-
-# -- ranks past the unrolled kernels, and power-of-two widths -----------------
-
-
-@pytest.mark.parametrize("rank", [0, 1, 7, 8, 9, 16, 32])
-@pytest.mark.parametrize("order", ["C", "F", "permuted"])
-def test_ranks_up_to_32_match_numpy(rank, order):
-    rng = np.random.default_rng(rank)
-    dims = tuple(int(d) for d in rng.integers(1, 4, rank))
-    m2m = {"C": tuple(range(rank - 1, -1, -1)), "F": tuple(range(rank)), "permuted": tuple(rng.permutation(rank))}[order]
-    shape = xs.Shape("f32", dims, xs.Layout(m2m))
-    rows = np.stack([rng.integers(0, d, 500) for d in dims], axis=1) if rank else np.zeros((500, 0), int)
-    expected = numpy_ravel(shape, rows)
-    np.testing.assert_array_equal(xs.ravel(rows, shape), expected)
-    np.testing.assert_array_equal(xs.ravel(np.asfortranarray(rows), shape, mode="wrap"), expected)
-    np.testing.assert_array_equal(xs.unravel(expected, shape), rows)
-
-
-@pytest.mark.parametrize("widths", [(2, 4, 8, 16), (1, 1, 2, 1), (2**31, 2**31, 1)])
-def test_power_of_two_widths_unravel_by_shift_and_mask(widths):
-    shape = xs.Shape("u8", widths, xs.Layout([2, 0, 3, 1][: len(widths)] if len(widths) == 4 else [1, 2, 0]))
-    assert shape._plan.pow2
-    rng = np.random.default_rng(1)
-    offsets = rng.integers(0, shape.buffer_size, 2000, dtype=np.int64)
-    offsets[:2] = [0, shape.buffer_size - 1]
-    expected = numpy_unravel(shape, offsets)
-    np.testing.assert_array_equal(xs.unravel(offsets, shape), expected)
-    np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)
-    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 3"):
-        xs.unravel(np.r_[offsets[:3], shape.buffer_size], shape)
-
-
-def test_power_of_two_padding_is_still_checked():
-    shape = xs.Shape("f32", [3, 4], xs.Layout([0, 1], [4, 4]))  # dimension 0 padded 3 -> 4
-    assert shape._plan.pow2 and shape._plan.padded
-    np.testing.assert_array_equal(xs.unravel(np.array([0, 5, 14]), shape), [[0, 0], [1, 1], [2, 3]])
-    with pytest.raises(xs.IndexOutOfBoundsError, match="linear index 7 at row 1 of the batch lands on padding"):
-        xs.unravel(np.array([0, 7]), shape)
-
-
 def test_order_and_padding_may_be_arrays():
     rows = (np.array([1, 2]), np.array([3, 0]))
     expected = xs.ravel_multi_index(rows, (3, 4), order=(0, 1), padded_dims=(4, 4))
@@ -345,22 +265,6 @@ def test_rank_zero_out_is_checked():
         xs.ravel_multi_index((), (), out=np.zeros((), dtype=np.int32))
     out = np.full((), 7, dtype=np.int64)
     assert xs.ravel_multi_index((), (), out=out) is out and out == 0
-
-
-def test_a_forked_child_converts_after_the_parent_used_the_pool():
-    multiprocessing = pytest.importorskip("multiprocessing")
-    if "fork" not in multiprocessing.get_all_start_methods():
-        pytest.skip("no fork on this platform")
-    shape = xs.Shape("f32", [1000, 1000])
-    rows = np.zeros((400_000, 2), dtype=np.int64)
-    xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        result = pool.apply_async(_ravel_in_child, (rows, shape))
-        assert result.get(timeout=60) == 0
-
-
-def _ravel_in_child(rows, shape):
-    return int(xs.ravel(rows, shape, threads=2).sum())
 
 
 # -- argument spellings and forms, as NumPy reads them (issue 12) --------------

@@ -96,8 +96,9 @@ def add_command(
     return parser
 
 
-def add_shape_arguments(parser: argparse.ArgumentParser) -> None:
-    """SHAPE, ``--padded`` and ``--padding-value``."""
+def add_shape_arguments(parser: argparse.ArgumentParser, *, padding_value: bool = True) -> None:
+    """SHAPE, ``--padded`` and (unless ``padding_value`` is false: it changes
+    no index, only what ``show`` draws) ``--padding-value``."""
     parser.add_argument(
         "shape",
         metavar="SHAPE",
@@ -110,24 +111,26 @@ def add_shape_arguments(parser: argparse.ArgumentParser) -> None:
         type=_widths,
         help="pad each dimension to this width (one width per dimension)",
     )
-    parser.add_argument(
-        "--padding-value",
-        choices=PADDING,
-        help=f"what fills the padding (default {DEFAULT_PADDING}; needs --padded)",
-    )
+    if padding_value:
+        parser.add_argument(
+            "--padding-value",
+            choices=PADDING,
+            help=f"what fills the padding (default {DEFAULT_PADDING}; needs --padded)",
+        )
 
 
 def shape_from(args: argparse.Namespace) -> Shape:
     """SHAPE with the layout's padding from ``--padded``/``--padding-value``."""
     shape: Shape = args.shape
+    padding_value = getattr(args, "padding_value", None)
     if args.padded is None:
-        if args.padding_value is not None:
+        if padding_value is not None:
             raise CommandError(
                 "--padding-value needs --padded: an unpadded layout has no padding", EXIT_USAGE
             )
         return shape
     layout = Layout(
-        shape.layout.minor_to_major, args.padded, PADDING[args.padding_value or DEFAULT_PADDING][0]
+        shape.layout.minor_to_major, args.padded, PADDING[padding_value or DEFAULT_PADDING][0]
     )
     try:
         return Shape(shape.element_type, shape.dimensions, layout)

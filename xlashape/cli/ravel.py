@@ -37,8 +37,7 @@ example:
 IN.npy holds an (N, rank) integer array, one multi-index per row; OUT.npy
 gets the N linear indices as int64. The input is memory-mapped and converted
 in chunks, so files larger than memory work. The output is written to a
-temporary file and renamed into place only on success. --padding-value is
-accepted for symmetry with show; it changes no index.
+temporary file and renamed into place only on success.
 """
 
 UNRAVEL_EPILOG = """\
@@ -52,8 +51,7 @@ example:
 IN.npy holds a 1-D integer array of linear indices; OUT.npy gets the
 (N, rank) multi-indices as int64. An index on padding is an error. The input
 is memory-mapped and converted in chunks; the output is written to a
-temporary file and renamed into place only on success. --padding-value is
-accepted for symmetry with show; it changes no index.
+temporary file and renamed into place only on success.
 """
 
 
@@ -76,7 +74,7 @@ def add_parsers(commands: argparse._SubParsersAction[Parser]) -> None:
         ),
     ):
         command = add_command(commands, name, summary, epilog, handler)
-        add_shape_arguments(command)
+        add_shape_arguments(command, padding_value=False)
         command.add_argument("input", metavar="IN.npy", help=source)
         command.add_argument(
             "output", metavar="OUT.npy", type=_npy_name, help="the .npy file to write"

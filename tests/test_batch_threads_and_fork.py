@@ -1,0 +1,65 @@
+"""Batch conversion on many threads: results independent of the thread
+count, the earliest bad row reported whatever the split, the thread-count
+setting, and a forked child converting after its parent used the pool."""
+
+import numpy as np
+import pytest
+from oracles import numpy_ravel
+
+import xlashape as xs
+
+DIMS = (3, 4, 5)
+ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7])
+def test_results_do_not_depend_on_the_thread_count(threads):
+    rng = np.random.default_rng(threads)
+    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
+    rows = np.stack([rng.integers(0, d, 300_000) for d in shape.dimensions], axis=1)
+    expected = numpy_ravel(shape, rows)
+    for variant in (rows, np.asfortranarray(rows), rows[::-1]):
+        got = xs.ravel(variant, shape, threads=threads)
+        np.testing.assert_array_equal(got, numpy_ravel(shape, variant))
+    np.testing.assert_array_equal(xs.unravel(expected, shape, threads=threads), rows)
+    # Bad rows in different chunks (the later chunk's found too): the
+    # earliest is reported whatever the thread count.
+    bad = rows.copy()
+    bad[280_000, 1] = -1
+    bad[100_000, 2] = 5
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 100000 of the batch"):
+        xs.ravel(bad, shape, threads=threads)
+    wrong = expected.copy()
+    wrong[290_000] = -3
+    wrong[123_457] = -3
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 123457 of the batch"):
+        xs.unravel(wrong, shape, threads=threads)
+
+
+def test_thread_count_setting():
+    previous = xs.set_num_threads(1)
+    try:
+        assert xs.get_num_threads() == 1
+    finally:
+        xs.set_num_threads(previous)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.set_num_threads(0)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=-2)
+    with pytest.raises(TypeError, match="threads must be an integer"):
+        xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=1.5)
+
+
+def test_a_forked_child_converts_after_the_parent_used_the_pool():
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    shape = xs.Shape("f32", [1000, 1000])
+    rows = np.zeros((400_000, 2), dtype=np.int64)
+    xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_ravel_in_child, (rows, shape))
+        assert result.get(timeout=60) == 0
+
+
+def _ravel_in_child(rows, shape):
+    return int(xs.ravel(rows, shape, threads=2).sum())
