@@ -41,11 +41,10 @@ def cli(tmp_path):
     """Run ``xlashape ARGS...`` in ``tmp_path``; returns the CompletedProcess."""
 
     def run(*args: object, **kwargs) -> subprocess.CompletedProcess:
-        options = {"capture_output": True, "text": True, **kwargs}
+        options = {"capture_output": True, "text": True, "env": _env(), **kwargs}
         return subprocess.run(
             [sys.executable, "-m", "xlashape", *map(str, args)],
             cwd=tmp_path,
-            env=_env(),
             timeout=300,
             **options,
         )
@@ -575,3 +574,34 @@ def test_padding_value_is_for_show_only(cli, tmp_path, command):
     assert result.returncode == 2
     assert "unrecognized arguments: --padding-value one" in result.stderr
     assert "--padding-value" not in cli(command, "--help").stdout
+
+
+def _no_matplotlib(tmp_path) -> str:
+    """A directory whose ``matplotlib`` package fails to import."""
+    blocker = tmp_path / "blocker" / "matplotlib"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('matplotlib blocked for this test')\n")
+    return str(blocker.parent)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--json", "no/such/dir/bench.json"], "cannot write --json no/such/dir/bench.json: No such file"),
+        (["--plot", "no/such/dir/bench.png"], "cannot write --plot no/such/dir/bench.png: No such file"),
+        (["--json", "."], "cannot write --json .: Is a directory"),
+        (["--plot", "bench.png"], "--plot needs matplotlib; install it with pip install"),
+    ],
+)
+def test_bench_refuses_unwritable_outputs_and_a_missing_matplotlib_before_running(
+    cli, tmp_path, options, message
+):
+    env = _env()
+    env["PYTHONPATH"] = os.pathsep.join([_no_matplotlib(tmp_path), env["PYTHONPATH"]])
+    before = sorted(os.listdir(tmp_path))
+    result = cli("bench", "--quick", *options, env=env)
+    assert result.returncode == 1
+    assert result.stdout == ""  # no table: nothing was measured
+    assert result.stderr.splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("xlashape: error: ") and message in result.stderr
+    assert sorted(os.listdir(tmp_path)) == before

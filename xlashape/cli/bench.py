@@ -4,6 +4,8 @@ only when this command runs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 
 from .common import PROG, CommandError, Parser
 
@@ -36,4 +38,37 @@ def run(argv: list[str]) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     bench.add_arguments(parser)
-    return bench.run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    check_outputs(args)
+    return bench.run(args)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Fail now, in one line, if ``--json`` or ``--plot`` cannot be written
+    or ``--plot`` has no matplotlib, rather than after the whole run."""
+    for option in ("json", "plot"):
+        path = getattr(args, option, None)
+        if path:
+            _check_writable(f"--{option}", path)
+    if getattr(args, "plot", None):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CommandError(
+                "--plot needs matplotlib; install it with pip install 'xlashape[plot]' "
+                "(or pip install matplotlib)"
+            ) from None
+
+
+def _check_writable(option: str, path: str) -> None:
+    """Open ``path`` for appending, as the run will write it, and remove it
+    again if it did not exist."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise CommandError(f"cannot write {option} {path}: {e.strerror or e}") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
