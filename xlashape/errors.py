@@ -70,7 +70,15 @@ class IndexOutOfBoundsError(IndexError, ValueError):
 
     def restated(self, row: int, of: str) -> IndexOutOfBoundsError:
         """This error with its row given as row ``row`` of ``of`` (a file
-        name, or the whole of a chunked batch) instead of the batch's."""
+        name, or the whole of a chunked batch) instead of the batch's.
+
+        Examples
+        --------
+        >>> from xlashape.errors import index_out_of_bounds
+        >>> error = index_out_of_bounds(3, 1, 3, (1, 3), row=1)
+        >>> print(error.restated(1001, "big.npy"))
+        index 3 is out of bounds for dimension 1 with size 3 at row 1001 of big.npy; multi-index (1, 3)
+        """
         message = str(self) if self._template is None else self._template.format(at=_at(row, of))
         return IndexOutOfBoundsError(
             message,
