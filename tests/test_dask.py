@@ -318,7 +318,7 @@ def test_workers_import_xlashape_and_run_its_compiled_kernels(client):
     results = client.run(
         lambda rows: (
             os.getpid(),
-            xlashape._ravel.__file__,
+            xlashape._batch.__file__,
             xlashape.ravel(read_only(rows), SHAPE, threads=1),
         ),
         ROWS,

@@ -274,7 +274,7 @@ def test_out_argument():
         unravel(SHAPE, shared[:, 0], out=shared)
     with pytest.raises(ValueError, match="overlaps"):
         ravel(SHAPE, shared, out=shared.reshape(-1)[:4])
-    with pytest.raises(ValueError, match="must be contiguous"):
+    with pytest.raises(ValueError, match="must be C-contiguous"):
         ravel(SHAPE, ROWS, out=np.empty(8, dtype=np.int64)[::2])
 
 

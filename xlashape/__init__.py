@@ -19,6 +19,7 @@ except ImportError as error:  # pragma: no cover - a source tree without its bui
 from . import reference as reference  # xlashape.reference: the oracle, importable as an attribute
 from .buffers import from_linear, padding_fill_value, to_linear, view_linear
 from .convert import ravel, unravel
+from .cpu import cpu_features
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
 from .layout import Layout
@@ -40,6 +41,7 @@ __all__ = [
     "PrimitiveType",
     "Shape",
     "ShapeUtil",
+    "cpu_features",
     "from_linear",
     "get_num_threads",
     "padding_fill_value",

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import DTypeLike, NDArray
 
 from ._plan import LayoutPlan
 
@@ -11,13 +11,28 @@ RAISE: int
 WRAP: int
 CLIP: int
 MODES: dict[str, int]
-BLOCK: int
+MAX_THREADS: int
+LEVELS: tuple[str, ...]
 
+def get_default_threads() -> int: ...
+def set_default_threads(threads: int) -> None: ...
+def check_threads(threads: object) -> int: ...
+def cpu_level() -> str: ...
+def best_cpu_level() -> str: ...
+def select_cpu_level(level: str | None) -> str: ...
+def pool_info() -> dict[str, float]: ...
 def as_index_array(
     values: object, what: str, *, allow_bool: bool = False, numpy_rules: bool = False
 ) -> NDArray[np.integer]: ...
+def mode_codes(mode: str | Sequence[str], rank: int) -> bytes | None: ...
 def check_out(
-    out: object, shape: tuple[int, ...], inputs: Sequence[np.ndarray]
+    out: object,
+    shape: tuple[int, ...],
+    inputs: Sequence[object] = (),
+    *,
+    dtype: DTypeLike = ...,
+    what: str = "out",
+    contiguous: bool = False,
 ) -> NDArray[np.int64]: ...
 def ravel_array(
     plan: LayoutPlan,
@@ -25,6 +40,7 @@ def ravel_array(
     modes: bytes | None = None,
     out: NDArray[np.int64] | None = None,
     threads: int | None = None,
+    sources: object = (),
 ) -> NDArray[np.int64]: ...
 def ravel_columns(
     plan: LayoutPlan,
@@ -32,6 +48,7 @@ def ravel_columns(
     modes: bytes | None = None,
     out: NDArray[np.int64] | None = None,
     threads: int | None = None,
+    sources: object = (),
 ) -> NDArray[np.int64]: ...
 def unravel(
     plan: LayoutPlan,

@@ -1,43 +1,140 @@
-"""Whole-batch conversions: input checks, threading and errors over the kernels.
+"""Whole-batch conversions: input checks, the hand-off to C, and errors.
 
 These functions take a Shape's LayoutPlan and already-shaped batches; the
-public entry points (IndexUtil, ``xlashape.convert`` and the NumPy drop-ins)
-shape them. Inputs are only read: no array passed in is ever written, except
-``out``. Compiled, and reading array metadata (never data) through NumPy's
-C API, so that a call on a small batch costs little more than its kernel.
+public entry points (``xlashape.ravel``/``unravel`` in _convert, IndexUtil's
+batch form in _index, and the NumPy drop-ins) shape them. Inputs are only
+read: no array passed in is ever written, except ``out``.
+
+The glue reads array metadata and data pointers through NumPy's C API and
+fills one ``xs_job`` (csrc/dispatch.h); the C driver picks the kernel by
+dtype and CPU level, and splits large batches over the worker pool
+(csrc/pool.h). Nothing here calls back into Python while the kernels run.
 """
 
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int64_t, uint8_t
 
 import numpy as np
 
-from xlashape._plan cimport LayoutPlan
-from xlashape._types cimport MODE_CLIP, MODE_RAISE, MODE_WRAP
+from xlashape._plan cimport LayoutPlan, xs_plan
 
-from xlashape import _ravel, _unravel, reference
-from xlashape._validate import INT64_MAX
+from xlashape import reference
+from xlashape._validate import INT64_MAX, as_int, require_integer_dtype
 from xlashape.errors import IndexOutOfBoundsError, index_out_of_bounds
-from xlashape.threads import run_chunks
 
 cnp.import_array()
 
-RAISE, WRAP, CLIP = MODE_RAISE, MODE_WRAP, MODE_CLIP
+
+cdef extern from "dispatch.h" nogil:
+    ctypedef struct xs_job:
+        const xs_plan* plan
+        const char* const* column
+        const Py_ssize_t* column_step
+        const int* column_dtype
+        const uint8_t* mode
+        int rows_contiguous
+        int64_t* out
+        const char* linear
+        Py_ssize_t linear_step
+        int linear_dtype
+        char* rows_out
+        Py_ssize_t out_step0
+        Py_ssize_t out_step1
+
+    int XS_RAISE, XS_WRAP, XS_CLIP, XS_NLEVELS
+    int xs_level()
+    int xs_best_level()
+    const char* xs_level_name(int level)
+    int xs_select_level(int level)
+    Py_ssize_t xs_ravel(const xs_job* job, Py_ssize_t n, int threads)
+    Py_ssize_t xs_unravel(const xs_job* job, Py_ssize_t n, int threads)
+
+
+cdef extern from "pool.h" nogil:
+    int XS_POOL_MAX
+    double xs_pool_wake_ns()
+    int xs_pool_workers()
+
+
+RAISE, WRAP, CLIP = XS_RAISE, XS_WRAP, XS_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
-# Rows per call of the column kernel when the columns are separate arrays.
-BLOCK = _ravel.ROWS_PER_BLOCK
+# The most threads one call uses; a larger ``threads`` runs on this many.
+MAX_THREADS = XS_POOL_MAX + 1
+# Columns kept on the stack; higher ranks allocate.
+cdef enum:
+    STACK_RANK = 8
 
 
-def _by_dtype(kernel):
-    """A fused kernel's specialisations keyed by index dtype, so a call
-    skips Cython's (slower) run-time signature matching."""
-    return {np.dtype(name.removesuffix("_t")): f for name, f in kernel.__signatures__.items()}
+# -- threads ----------------------------------------------------------------------
+
+cdef int _default_threads = 1
 
 
-_RAVEL_ROWS = _by_dtype(_ravel.ravel_rows)
-_RAVEL_STRIDED = _by_dtype(_ravel.ravel_strided)
-_RAVEL_COLUMN = _by_dtype(_ravel.ravel_column)
-_UNRAVEL = _by_dtype(_unravel.unravel)
+def get_default_threads():
+    """The thread count of calls that pass ``threads=None``."""
+    return _default_threads
 
+
+def set_default_threads(int threads):
+    """Set the thread count of calls that pass ``threads=None`` (>= 1)."""
+    global _default_threads
+    _default_threads = threads
+
+
+def check_threads(threads):
+    """A thread count: None means the default; otherwise an int >= 1."""
+    return resolve_threads(threads)
+
+
+cdef int resolve_threads(object threads) except -1:
+    if threads is None:
+        return _default_threads
+    n = threads if type(threads) is int else as_int(threads, "threads")
+    if n < 1:
+        raise ValueError(f"threads must be >= 1 (or None for the default), got {n}")
+    return min(n, MAX_THREADS)
+
+
+# -- CPU levels ---------------------------------------------------------------------
+
+LEVELS = tuple(xs_level_name(k).decode() for k in range(XS_NLEVELS))
+
+
+def cpu_level():
+    """The name of the kernel level in use: 'baseline', 'avx2' or 'avx512'."""
+    return xs_level_name(xs_level()).decode()
+
+
+def best_cpu_level():
+    """The best level this CPU (and OS) supports."""
+    return xs_level_name(xs_best_level()).decode()
+
+
+def select_cpu_level(level):
+    """Use ``level`` (a name from LEVELS, or None for the best supported);
+    returns the level used before. ValueError for a level this CPU lacks."""
+    previous = cpu_level()
+    if level is None:
+        xs_select_level(-1)
+        return previous
+    if level not in LEVELS:
+        raise ValueError(f"unknown CPU level {level!r}; expected one of {', '.join(LEVELS)}")
+    if xs_select_level(LEVELS.index(level)) < 0:
+        raise ValueError(
+            f"this CPU does not support the {level!r} level; the best it supports is "
+            f"{best_cpu_level()!r}"
+        )
+    return previous
+
+
+def pool_info():
+    """The worker pool: workers started, and the wake-up latency measured
+    when it started (ns; 0 before)."""
+    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+
+
+# -- input checks -------------------------------------------------------------------
 
 def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=False):
     """``values`` as an integer array in native byte order, without copying
@@ -60,7 +157,7 @@ def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=
     elif kind not in "iu":
         if from_list and kind in "fO":
             _raise_for_huge_ints(values, what)
-        raise TypeError(f"{what} must hold integers, got an array of dtype {array.dtype}")
+        require_integer_dtype(array.dtype, what)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return array
@@ -78,6 +175,22 @@ cdef _raise_for_huge_ints(values, str what):
                 f"{what}: {value} at position {position} is out of bounds; no shape "
                 f"holds an index outside [0, {INT64_MAX}]"
             )
+
+
+def mode_codes(mode, Py_ssize_t rank):
+    """One out-of-range rule per dimension, 'raise', 'wrap' or 'clip', given
+    once for all dimensions or as a sequence of ``rank`` of them; as the
+    kernels' codes, None when every dimension raises."""
+    if mode == "raise":
+        return None
+    modes = [mode] * rank if isinstance(mode, str) else list(mode)
+    if len(modes) != rank:
+        raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")
+    try:
+        return bytes(MODES[m] for m in modes)
+    except (KeyError, TypeError):
+        bad = next(m for m in modes if not isinstance(m, str) or m not in MODES)
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})") from None
 
 
 cdef void _byte_bounds(cnp.ndarray a, char** low, char** high) noexcept:
@@ -107,27 +220,72 @@ cdef bint _overlap(cnp.ndarray a, cnp.ndarray b) noexcept:
     return a_low < b_high and b_low < a_high
 
 
-def check_out(out, tuple shape, inputs):
-    """A new int64 array of ``shape``, or ``out`` once checked to fit and
-    not to overlap any of ``inputs``."""
-    if out is None:
-        return np.empty(shape, dtype=np.int64)
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
-    cdef cnp.ndarray array = out
-    if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
-            or not cnp.PyArray_ISNOTSWAPPED(array)):
-        raise TypeError(f"out must have dtype int64 (native byte order), got {array.dtype}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    if not cnp.PyArray_ISWRITEABLE(array):
-        raise ValueError("out is read-only")
-    if len(shape) == 1 and not cnp.PyArray_IS_C_CONTIGUOUS(array):
-        raise ValueError("out must be contiguous")
+cdef enum:
+    # A list or tuple this long or shorter is looked into for arrays (NumPy's
+    # ``multi_index`` form holds one per dimension); a longer one is a batch
+    # of Python rows, which no ``out`` can overlap.
+    MAX_SEQUENCE_SOURCES = 64
+
+
+cdef bint _overlaps_any(cnp.ndarray out, object inputs, int depth=0) except -1:
+    """Whether ``out`` shares bytes with an array among ``inputs``: arrays,
+    or short sequences holding arrays, as the caller passed them (before
+    any byte-swapping or casting copy, which would hide the overlap)."""
     for source in inputs:
-        if _overlap(array, source):
-            raise ValueError("out overlaps an input array; pass a separate array")
+        if isinstance(source, np.ndarray):
+            if _overlap(out, source):
+                return True
+        elif (depth < 2 and isinstance(source, (list, tuple))
+                and len(source) <= MAX_SEQUENCE_SOURCES):
+            if _overlaps_any(out, source, depth + 1):
+                return True
+    return False
+
+
+def check_out(out, tuple shape, inputs=(), *, dtype=np.int64, str what="out",
+              bint contiguous=False):
+    """A new array of ``shape`` and ``dtype`` (int64 by default), or ``out``
+    once checked: a NumPy array of that exact shape and dtype (native byte
+    order), writable, C-contiguous if ``contiguous`` or 1-D, and sharing no
+    memory with any array in ``inputs`` (pass the caller's own objects,
+    sequences of arrays included). The one ``out=`` check of the package."""
+    return _check_out_as(out, shape, tuple(inputs), dtype, what, contiguous)
+
+
+cdef object _check_out_as(object out, tuple shape, tuple inputs, object dtype, str what,
+                          bint contiguous):
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{what} must be a NumPy array, got {type(out).__name__}")
+    cdef cnp.ndarray array = out
+    if dtype is np.int64:
+        if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
+                or not cnp.PyArray_ISNOTSWAPPED(array)):
+            raise TypeError(f"{what} must have dtype int64 (native byte order), got {array.dtype}")
+    elif array.dtype != dtype or not array.dtype.isnative:
+        raise TypeError(f"{what} must have dtype {np.dtype(dtype)} (native byte order), got {array.dtype}")
+    if out.shape != shape:
+        raise ValueError(f"{what} must have shape {shape}, got {out.shape}")
+    if not cnp.PyArray_ISWRITEABLE(array):
+        raise ValueError(f"{what} is read-only")
+    if (contiguous or len(shape) == 1) and not cnp.PyArray_IS_C_CONTIGUOUS(array):
+        raise ValueError(f"{what} must be C-contiguous")
+    if _overlaps_any(array, inputs):
+        raise ValueError(f"{what} overlaps an input array; pass a separate array")
     return out
+
+
+cdef object _check_out(object out, tuple shape, tuple inputs):
+    """check_out for the int64 results of this module."""
+    return _check_out_as(out, shape, inputs, np.int64, "out", False)
+
+
+cdef int _dtype_code(cnp.ndarray a) except -1:
+    """The xs_dtype of an integer array (csrc/plan.h)."""
+    cdef int size = cnp.PyArray_ITEMSIZE(a)
+    cdef int code = 0 if size == 1 else 1 if size == 2 else 2 if size == 4 else 3
+    return code if cnp.PyArray_ISSIGNED(a) else code + 4
 
 
 cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
@@ -149,67 +307,159 @@ cdef _raise_ravel_error(LayoutPlan plan, tuple values, object codes, Py_ssize_t 
     raise AssertionError(f"kernel flagged row {row} but it is in bounds")  # pragma: no cover
 
 
-def ravel_array(LayoutPlan plan, cnp.ndarray indices, modes=None, out=None, threads=None):
+# -- ravel --------------------------------------------------------------------------
+
+cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object codes,
+                           cnp.ndarray out, int threads, bint rows_form) except -2:
+    """Fill ``out`` from ``arrays``: one (N, rank) array if ``rows_form``,
+    else one 1-D array per dimension. The first bad row, or -1."""
+    cdef Py_ssize_t rank = plan.rank, j, row
+    cdef const char* column_stack[STACK_RANK]
+    cdef Py_ssize_t step_stack[STACK_RANK]
+    cdef int dtype_stack[STACK_RANK]
+    cdef const char** column = column_stack
+    cdef Py_ssize_t* step = step_stack
+    cdef int* dtype = dtype_stack
+    cdef cnp.ndarray a
+    cdef xs_job job
+    cdef char* data
+    cdef Py_ssize_t item, across
+    if rank > STACK_RANK:
+        column = <const char**> PyMem_Malloc(rank * sizeof(char*))
+        step = <Py_ssize_t*> PyMem_Malloc(rank * sizeof(Py_ssize_t))
+        dtype = <int*> PyMem_Malloc(rank * sizeof(int))
+        if column == NULL or step == NULL or dtype == NULL:
+            PyMem_Free(column)
+            PyMem_Free(step)
+            PyMem_Free(dtype)
+            raise MemoryError()
+    try:
+        if rows_form:
+            a = arrays[0]
+            data = <char*> cnp.PyArray_DATA(a)
+            across = cnp.PyArray_STRIDE(a, 1)
+            for j in range(rank):
+                column[j] = data + j * across
+                step[j] = cnp.PyArray_STRIDE(a, 0)
+                dtype[j] = _dtype_code(a)
+            item = cnp.PyArray_ITEMSIZE(a)
+            job.rows_contiguous = codes is None and (n <= 1 or (
+                across == item and cnp.PyArray_STRIDE(a, 0) == item * rank))
+        else:
+            for j in range(rank):
+                a = arrays[j]
+                column[j] = <const char*> cnp.PyArray_DATA(a)
+                step[j] = cnp.PyArray_STRIDE(a, 0)
+                dtype[j] = _dtype_code(a)
+            job.rows_contiguous = False
+        job.plan = &plan.c
+        job.column = column
+        job.column_step = step
+        job.column_dtype = dtype
+        job.mode = NULL if codes is None else <const uint8_t*> <const char*> codes
+        job.out = <int64_t*> cnp.PyArray_DATA(out)
+        with nogil:
+            row = xs_ravel(&job, n, threads)
+        return row
+    finally:
+        if rank > STACK_RANK:
+            PyMem_Free(column)
+            PyMem_Free(step)
+            PyMem_Free(dtype)
+
+
+def ravel_array(LayoutPlan plan, cnp.ndarray indices, modes=None, out=None, threads=None,
+                sources=()):
     """Linear indices of an (N, rank) integer array, any strides. ``modes``
-    holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE."""
-    cdef Py_ssize_t n = cnp.PyArray_DIM(indices, 0)
-    out = check_out(out, (n,), (indices,))
+    holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE.
+    ``out`` must not overlap ``indices`` or any array in ``sources`` (what
+    the caller passed, if ``indices`` is a converted copy of it)."""
+    return _ravel_array(plan, indices, modes, out, threads, sources)
+
+
+cdef object _ravel_array(LayoutPlan plan, cnp.ndarray indices, object modes, object out,
+                         object threads, object sources):
+    cdef Py_ssize_t n = cnp.PyArray_DIM(indices, 0), row
+    out = _check_out(out, (n,), (indices, sources))
     codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
         return out
-    if codes is None and cnp.PyArray_IS_C_CONTIGUOUS(indices):
-        row = run_chunks(_RAVEL_ROWS[indices.dtype], (plan, indices, out), n, threads)
-    else:
-        args = (plan, indices, codes or bytes(plan.rank), out)
-        row = run_chunks(_RAVEL_STRIDED[indices.dtype], args, n, threads)
+    row = _run_ravel(plan, [indices], n, codes, out, resolve_threads(threads), True)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(v) for v in indices[row]), codes, row)
     return out
 
 
-def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None):
+def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, sources=()):
     """Linear indices of ``rank`` 1-D integer arrays of one length, one per
-    dimension (NumPy's ``multi_index`` form); ``modes`` as for ravel_array."""
-    n = len(columns[0]) if columns else 0
-    out = check_out(out, (n,), tuple(columns))
-    codes = _mode_codes(modes, plan, n) or bytes(plan.rank)
+    dimension (NumPy's ``multi_index`` form); ``modes`` and ``sources`` as
+    for ravel_array."""
+    cdef Py_ssize_t n = len(columns[0]) if columns else 0, row
+    out = _check_out(out, (n,), (columns, sources))
+    codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
         return out
-
-    kernels = [_RAVEL_COLUMN[column.dtype] for column in columns]
-
-    def blocks(Py_ssize_t start, Py_ssize_t stop):
-        for b0 in range(start, stop, BLOCK):
-            b1 = min(b0 + BLOCK, stop)
-            bad = [
-                kernel(plan, dim, column, codes[dim], out, b0, b1, dim == 0)
-                for dim, (kernel, column) in enumerate(zip(kernels, columns))
-            ]
-            bad = [row for row in bad if row >= 0]
-            if bad:
-                return min(bad)
-        return -1
-
-    row = run_chunks(blocks, (), n, threads)
+    row = _run_ravel(plan, list(columns), n, codes, out, resolve_threads(threads), False)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(c[row]) for c in columns), codes, row)
     return out
 
 
+cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
+                        object threads):
+    """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
+    rows = as_index_array(indices, "multi-indices")
+    cdef cnp.ndarray array = rows
+    if cnp.PyArray_NDIM(array) != 2 or cnp.PyArray_DIM(array, 1) != plan.rank:
+        raise ValueError(
+            f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
+            f"rank-{plan.rank} shape, got shape {rows.shape}"
+        )
+    codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
+    return _ravel_array(plan, array, codes, out, threads, indices)
+
+
+# -- unravel ------------------------------------------------------------------------
+
 def unravel(LayoutPlan plan, cnp.ndarray linear, out, threads=None):
     """Fill ``out`` (N, rank), any strides, with the multi-indices of the
-    1-D integer array ``linear``."""
+    1-D integer array ``linear``. ``out`` is already checked (check_out)."""
+    return _unravel(plan, linear, out, threads)
+
+
+cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object threads):
     cdef Py_ssize_t n = cnp.PyArray_DIM(linear, 0), row
+    cdef cnp.ndarray result = out
+    cdef xs_job job
+    cdef int count = resolve_threads(threads)
     if plan.rank == 0:
         nonzero = np.flatnonzero(linear)
         row = int(nonzero[0]) if nonzero.size else -1
     else:
-        row = run_chunks(_UNRAVEL[linear.dtype], (plan, linear, out), n, threads)
+        job.plan = &plan.c
+        job.linear = <const char*> cnp.PyArray_DATA(linear)
+        job.linear_step = cnp.PyArray_STRIDE(linear, 0)
+        job.linear_dtype = _dtype_code(linear)
+        job.rows_out = <char*> cnp.PyArray_DATA(result)
+        job.out_step0 = cnp.PyArray_STRIDE(result, 0)
+        job.out_step1 = cnp.PyArray_STRIDE(result, 1)
+        with nogil:
+            row = xs_unravel(&job, n, count)
     if row >= 0:
         reference.multi_index(
             plan.dimensions, plan.minor_to_major, plan.widths, int(linear[row]), row=row
         )
         raise AssertionError(f"kernel flagged row {row} but it is valid")  # pragma: no cover
     return out
+
+
+cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads):
+    """``xlashape.unravel`` on a plan: any 1-D integer array-like."""
+    linear = as_index_array(offsets, "linear indices")
+    cdef cnp.ndarray array = linear
+    if cnp.PyArray_NDIM(array) != 1:
+        raise ValueError(f"a batch of linear indices must be 1-D, got shape {linear.shape}")
+    out = _check_out(out, (cnp.PyArray_DIM(array, 0), plan.rank), (linear, offsets))
+    return _unravel(plan, array, out, threads)

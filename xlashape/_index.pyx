@@ -1,16 +1,16 @@
 """The compiled half of IndexUtil: one index at a time without Python layers.
 
 A single multi-index or linear index is converted here directly, in C, from
-the Shape's LayoutPlan; anything else (batches, arrays) goes on to
-``xlashape.convert``.
+the Shape's LayoutPlan; anything else (batches, arrays) goes on to the
+compiled batch glue (_batch), the same route as ``xlashape.ravel``.
 """
 
 import numpy as np
 
+from xlashape._batch cimport ravel_input, resolve_threads, unravel_input
 from xlashape._plan cimport LayoutPlan
 
-from xlashape import convert
-from xlashape.threads import check_threads
+from xlashape._validate import require_integer_dtype
 
 
 cdef LayoutPlan _plan_of(shape):
@@ -26,7 +26,7 @@ cdef _check_single(out, threads):
     if out is not None:
         raise TypeError("out= is for batches; one index gives a plain int or tuple")
     if threads is not None:
-        check_threads(threads)
+        resolve_threads(threads)
 
 
 cdef bint _is_batch(object sequence):
@@ -85,12 +85,10 @@ def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, thre
             return plan.ravel_one(multi_index)
     elif isinstance(multi_index, np.ndarray) and multi_index.ndim == 1:
         if multi_index.dtype.kind not in "iu":
-            raise TypeError(
-                f"multi-index must hold integers, got an array of dtype {multi_index.dtype}"
-            )
+            require_integer_dtype(multi_index.dtype, "multi-index")
         _check_single(out, threads)
         return plan.ravel_one(multi_index.tolist())
-    return convert.ravel(multi_index, shape, out=out, threads=threads)
+    return ravel_input(plan, multi_index, "raise", out, threads)
 
 
 def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, threads=None):
@@ -143,4 +141,4 @@ def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, thr
         if out is not None or threads is not None:
             _check_single(out, threads)
         return plan.unravel_one(linear_index)
-    return convert.unravel(linear_index, shape, out=out, threads=threads)
+    return unravel_input(plan, linear_index, out, threads)

@@ -2,7 +2,31 @@
 
 from libc.stdint cimport int64_t, uint64_t
 
-from xlashape._fastdiv cimport FastDivisor
+
+cdef extern from "plan.h" nogil:
+    ctypedef struct xs_divisor:
+        uint64_t divisor
+        uint64_t multiplier
+        int shift
+
+    ctypedef struct xs_plan:
+        int rank
+        int padded
+        int pow2
+        int exact_double
+        uint64_t size
+        uint64_t* extent
+        uint64_t* stride
+        int* order
+        int* position
+        uint64_t* order_extent
+        xs_divisor* divisor
+        double* reciprocal
+
+    int XS_MAX_UNROLLED
+    uint64_t xs_ravel_row(const uint64_t* value, const uint64_t* extent,
+                          const uint64_t* stride, int rank, uint64_t* bad)
+    uint64_t xs_unravel_value(const xs_plan* p, uint64_t n, char* out, Py_ssize_t step)
 
 
 cdef class LayoutPlan:
@@ -13,15 +37,9 @@ cdef class LayoutPlan:
     cdef readonly tuple minor_to_major
     cdef readonly tuple strides           # exact strides in elements (Python ints)
     cdef readonly bint padded             # some width exceeds its dimension's size
-    cdef readonly bint pow2               # every width is a power of two
 
-    # C copies for the kernels. Indexed by dimension number:
-    cdef uint64_t* extent                 # size of each dimension
-    cdef uint64_t* stride                 # stride of each dimension (mod 2**64)
-    # Indexed by position in minor_to_major, most minor first:
-    cdef Py_ssize_t* order                # the dimension number at that position
-    cdef uint64_t* order_extent           # its size
-    cdef FastDivisor* divisor             # its padded width, as a fast divisor
+    # What the C kernels read (see csrc/plan.h); its arrays are owned here.
+    cdef xs_plan c
 
     cdef object ravel_one(self, object multi_index)
     cdef object unravel_one(self, object linear_index)

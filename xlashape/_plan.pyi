@@ -10,7 +10,6 @@ class LayoutPlan:
     minor_to_major: tuple[int, ...]
     strides: tuple[int, ...]
     padded: bool
-    pow2: bool
 
     def __init__(
         self,

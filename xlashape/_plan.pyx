@@ -1,8 +1,9 @@
 """LayoutPlan: a validated layout turned into strides and divisors.
 
-A Shape builds its plan once; every kernel and the scalar IndexUtil calls then
-read plain C arrays from it. The plan trusts its inputs: Shape has already
-checked them.
+A Shape builds its plan once; the batch kernels and the scalar IndexUtil
+calls then read its C form (``xs_plan``, csrc/plan.h). The single-index
+calls use the same row steps as the batch kernels. The plan trusts its
+inputs: Shape has already checked them.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -11,9 +12,13 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint64_t
 
-from xlashape._fastdiv cimport FastDivisor, fast_divide
-
 from xlashape import reference
+
+# Double-precision division in the unravel kernels is exact below this.
+DOUBLE_EXACT_LIMIT = 1 << 52
+# Single-index calls keep the multi-index on the stack up to this rank.
+cdef enum:
+    MAX_SCALAR_RANK = 64
 
 
 cdef void* _alloc(Py_ssize_t count, size_t itemsize) except NULL:
@@ -34,12 +39,16 @@ cdef class LayoutPlan:
         self.widths = widths
         self.minor_to_major = minor_to_major
         self.padded = widths != dimensions
-        self.pow2 = all(w > 0 and w & (w - 1) == 0 for w in widths)
-        self.extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
-        self.stride = <uint64_t*> _alloc(rank, sizeof(uint64_t))
-        self.order = <Py_ssize_t*> _alloc(rank, sizeof(Py_ssize_t))
-        self.order_extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
-        self.divisor = <FastDivisor*> _alloc(rank, sizeof(FastDivisor))
+        self.c.rank = <int> rank
+        self.c.padded = self.padded
+        self.c.pow2 = all(w > 0 and w & (w - 1) == 0 for w in widths)
+        self.c.extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
+        self.c.stride = <uint64_t*> _alloc(rank, sizeof(uint64_t))
+        self.c.order = <int*> _alloc(rank, sizeof(int))
+        self.c.position = <int*> _alloc(rank, sizeof(int))
+        self.c.order_extent = <uint64_t*> _alloc(rank, sizeof(uint64_t))
+        self.c.divisor = <xs_divisor*> _alloc(rank, sizeof(xs_divisor))
+        self.c.reciprocal = <double*> _alloc(rank, sizeof(double))
 
         strides = [0] * rank
         stride = 1
@@ -47,56 +56,69 @@ cdef class LayoutPlan:
             dim = minor_to_major[k]
             width = widths[dim]
             strides[dim] = stride
-            self.order[k] = dim
-            self.order_extent[k] = dimensions[dim]
-            self.divisor[k] = _fast_divisor(width)
+            self.c.order[k] = <int> dim
+            self.c.position[dim] = <int> k
+            self.c.order_extent[k] = dimensions[dim]
+            self.c.divisor[k] = _fast_divisor(width)
+            self.c.reciprocal[k] = 1.0 / width if width else 0.0
             stride *= width
         self.size = stride  # Shape guarantees it fits in int64
+        self.c.size = <uint64_t> self.size
+        self.c.exact_double = self.size <= DOUBLE_EXACT_LIMIT
         self.strides = tuple(strides)
         for dim in range(rank):
-            self.extent[dim] = dimensions[dim]
+            self.c.extent[dim] = dimensions[dim]
             # In a shape with a zero-sized dimension no index is valid, and a
             # stride may exceed int64; the kernels then never use it.
-            self.stride[dim] = strides[dim] & 0xFFFFFFFFFFFFFFFF
+            self.c.stride[dim] = strides[dim] & 0xFFFFFFFFFFFFFFFF
 
     def __dealloc__(self):
-        PyMem_Free(self.extent)
-        PyMem_Free(self.stride)
-        PyMem_Free(self.order)
-        PyMem_Free(self.order_extent)
-        PyMem_Free(self.divisor)
+        PyMem_Free(self.c.extent)
+        PyMem_Free(self.c.stride)
+        PyMem_Free(self.c.order)
+        PyMem_Free(self.c.position)
+        PyMem_Free(self.c.order_extent)
+        PyMem_Free(self.c.divisor)
+        PyMem_Free(self.c.reciprocal)
 
     cdef object ravel_one(self, object multi_index):
         """The linear index of one multi-index (a sequence of ints)."""
         cdef tuple idx = multi_index if type(multi_index) is tuple else tuple(multi_index)
-        cdef Py_ssize_t j
+        cdef Py_ssize_t j, j0, m
         cdef int64_t v
-        cdef uint64_t acc = 0
+        cdef uint64_t acc = 0, bad = 0
+        cdef uint64_t value[8]   # XS_MAX_UNROLLED: the row step takes 8 at a time
         if len(idx) != self.rank:
             reference.check_length(idx, self.rank)
-        for j in range(self.rank):
-            item = idx[j]
-            try:
-                if type(item) is not int:
-                    if type(item) is bool:
-                        raise TypeError
-                    item = PyNumber_Index(item)  # ints only: no float or bool truncated
-                v = item
-            except (TypeError, OverflowError):
-                # Not an integer, or outside int64: the reference names it.
-                return reference.linear_index(self.dimensions, self.minor_to_major,
-                                              self.widths, idx)
-            if <uint64_t> v >= self.extent[j]:
-                return reference.linear_index(self.dimensions, self.minor_to_major,
-                                              self.widths, idx)
-            acc += <uint64_t> v * self.stride[j]
+        for j0 in range(0, self.rank, 8):
+            m = min(self.rank - j0, 8)
+            for j in range(m):
+                item = idx[j0 + j]
+                try:
+                    if type(item) is not int:
+                        if type(item) is bool:
+                            raise TypeError
+                        item = PyNumber_Index(item)  # ints only: no float or bool truncated
+                    v = item
+                except (TypeError, OverflowError):
+                    bad = 1  # not an integer, or outside int64: the reference names it
+                    break
+                value[j] = <uint64_t> v
+            if bad:
+                break
+            acc += xs_ravel_row(value, self.c.extent + j0, self.c.stride + j0, <int> m, &bad)
+            if bad:
+                break
+        if bad:
+            return reference.linear_index(self.dimensions, self.minor_to_major,
+                                          self.widths, idx)
         return <int64_t> acc
 
     cdef object unravel_one(self, object linear_index):
         """The multi-index (a tuple of ints) stored at one linear index."""
         cdef int64_t v
-        cdef uint64_t n, q, r
         cdef Py_ssize_t k
+        cdef int64_t position[MAX_SCALAR_RANK]
         try:
             if type(linear_index) is int:
                 v = linear_index
@@ -107,22 +129,10 @@ cdef class LayoutPlan:
         except (TypeError, OverflowError):
             return reference.multi_index(self.dimensions, self.minor_to_major,
                                          self.widths, linear_index)
-        n = <uint64_t> v
-        if n >= <uint64_t> self.size:
+        if self.rank > MAX_SCALAR_RANK or xs_unravel_value(&self.c, <uint64_t> v,
+                                                           <char*> position, 8):
             return reference.multi_index(self.dimensions, self.minor_to_major,
                                          self.widths, linear_index)
-        cdef int64_t position[64]
-        if self.rank > 64:
-            return reference.multi_index(self.dimensions, self.minor_to_major,
-                                         self.widths, linear_index)
-        for k in range(self.rank):
-            q = fast_divide(n, &self.divisor[k])
-            r = n - q * self.divisor[k].divisor
-            if r >= self.order_extent[k]:
-                return reference.multi_index(self.dimensions, self.minor_to_major,
-                                             self.widths, linear_index)
-            position[self.order[k]] = <int64_t> r
-            n = q
         cdef object value
         result = PyTuple_New(self.rank)
         for k in range(self.rank):
@@ -132,9 +142,10 @@ cdef class LayoutPlan:
         return result
 
 
-cdef FastDivisor _fast_divisor(width) except *:
-    """Granlund-Montgomery constants for dividing by ``width`` (see _fastdiv)."""
-    cdef FastDivisor d
+cdef xs_divisor _fast_divisor(width) except *:
+    """Granlund-Montgomery constants for dividing by ``width`` (see
+    xs_divide in csrc/plan.h)."""
+    cdef xs_divisor d
     d.divisor = width
     if width == 0:
         # Only in empty shapes, whose kernels never divide.

@@ -34,6 +34,13 @@ def as_int_tuple(values: Iterable[object], what: str) -> tuple[int, ...]:
     return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(values))
 
 
+def require_integer_dtype(dtype: np.dtype, what: str) -> None:
+    """TypeError naming ``what`` unless ``dtype`` is a signed or unsigned
+    integer type: the one "must hold integers" check of the package."""
+    if np.dtype(dtype).kind not in "iu":
+        raise TypeError(f"{what} must hold integers, got an array of dtype {dtype}")
+
+
 def normalize_dimension(dimension: object, rank: int) -> int:
     """A dimension number, negative counting from the end as in Python."""
     d = as_int(dimension, "dimension number")

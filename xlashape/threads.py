@@ -1,38 +1,94 @@
-"""How many threads the batch kernels use, and the pool that runs them.
+"""How many threads the batch kernels use.
 
-Large batches are cut into one contiguous chunk per thread; every kernel
-releases the GIL, so the chunks run in parallel. Results do not depend on the
-thread count. Batches too small to repay a hand-off stay on the calling
-thread.
+Large batches are cut into chunks that the calling thread and the workers
+of a persistent pool (written in C, csrc/pool.c) take in turn; every
+kernel runs without the GIL. Results never depend on the thread count.
+
+The default is the number of CPUs this process may use: its CPU affinity,
+capped by a cgroup CPU quota when one is set (as in containers), and
+overridden by the ``XLASHAPE_NUM_THREADS`` environment variable. A call
+uses at most ``MAX_THREADS`` threads; a larger ``threads=`` runs on that
+many. When another thread of the process is already running a call on the
+pool, a call runs on its own thread instead of queueing. Whether a batch
+is split at all is decided per call: the pool measures how long a sleeping
+worker takes to wake when it first starts, and a batch is split only into
+chunks that take longer than about half of that.
 """
 
 from __future__ import annotations
 
+import math
 import os
-import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
-from ._validate import as_int
+from . import _batch
 
-__all__ = ["get_num_threads", "set_num_threads"]
+__all__ = ["get_num_threads", "set_num_threads", "available_cpus", "MAX_THREADS"]
 
-# Below this many rows per thread, splitting costs more than it saves.
-MIN_ROWS_PER_THREAD = 1 << 16
+MAX_THREADS: int = _batch.MAX_THREADS
 
-_default_threads = os.cpu_count() or 1
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+
+def _cgroup_cpu_limit() -> float | None:
+    """The CPU quota of this process's cgroup (v2 ``cpu.max`` or v1
+    ``cfs_quota_us``/``cfs_period_us``), in CPUs; None when unlimited or
+    unknown."""
+    candidates = [
+        ("/sys/fs/cgroup/cpu.max", None),
+        ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us"),
+    ]
+    for quota_path, period_path in candidates:
+        try:
+            with open(quota_path) as f:
+                fields = f.read().split()
+            if period_path is not None:
+                with open(period_path) as f:
+                    fields.append(f.read().strip())
+        except OSError:
+            continue
+        if len(fields) < 2 or fields[0] in ("max", "-1"):
+            return None
+        try:
+            quota, period = int(fields[0]), int(fields[1])
+        except ValueError:
+            return None
+        return quota / period if quota > 0 and period > 0 else None
+    return None
+
+
+def available_cpus() -> int:
+    """The number of CPUs this process may use: its affinity mask, capped by
+    a cgroup CPU quota (rounded up), at least 1."""
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        count = os.cpu_count() or 1
+    limit = _cgroup_cpu_limit()
+    if limit is not None:
+        count = min(count, max(1, math.ceil(limit)))
+    return max(count, 1)
+
+
+def _initial_threads() -> int:
+    value = os.environ.get("XLASHAPE_NUM_THREADS", "").strip()
+    if value:
+        try:
+            return int(_batch.check_threads(int(value)))
+        except ValueError:
+            raise ValueError(
+                f"XLASHAPE_NUM_THREADS must be an integer >= 1, got {value!r}"
+            ) from None
+    return available_cpus()
 
 
 def get_num_threads() -> int:
+<<<<<<< HEAD
     """The number of threads a batch call uses when ``threads`` is None.
 
     Returns
     -------
     int
-        The default thread count: the number of CPUs at import, or the value
-        last given to :func:`set_num_threads`.
+        The default thread count: the number of CPUs this process may use
+        (or ``XLASHAPE_NUM_THREADS``) at import, or the value last given to
+        :func:`set_num_threads`.
 
     See Also
     --------
@@ -84,21 +140,26 @@ def set_num_threads(threads: int) -> int:
     global _default_threads
     previous = _default_threads
     _default_threads = check_threads(threads)
+=======
+    """The number of threads a batch call uses when ``threads`` is None."""
+    return int(_batch.get_default_threads())
+
+
+def set_num_threads(threads: int) -> int:
+    """Set the default thread count; returns the previous one."""
+    previous = get_num_threads()
+    _batch.set_default_threads(check_threads(threads))
+>>>>>>> d44babe (One route per direction: C kernels with run-time CPU dispatch, a persistent C thread pool, compiled xs.ravel/unravel)
     return previous
 
 
 def check_threads(threads: object) -> int:
-    """A thread count: None means the default; otherwise an int >= 1."""
-    if threads is None:
-        return _default_threads
-    if type(threads) is int and threads >= 1:
-        return threads
-    n = as_int(threads, "threads")
-    if n < 1:
-        raise ValueError(f"threads must be >= 1 (or None for the default), got {n}")
-    return n
+    """A thread count: None means the default; otherwise an int >= 1 (at
+    most MAX_THREADS)."""
+    return int(_batch.check_threads(threads))
 
 
+<<<<<<< HEAD
 def _forget_pool_in_child() -> None:
     """A forked child inherits the pool but not its threads: start afresh."""
     global _pool, _pool_lock
@@ -136,3 +197,6 @@ def run_chunks(kernel: Callable[..., int], args: tuple[object, ...], n: int, thr
     results = [kernel(*args, bounds[0], bounds[1])] + [f.result() for f in futures]
     bad = [row for row in results if row >= 0]
     return min(bad) if bad else -1
+=======
+_batch.set_default_threads(_initial_threads())
+>>>>>>> d44babe (One route per direction: C kernels with run-time CPU dispatch, a persistent C thread pool, compiled xs.ravel/unravel)

@@ -1,0 +1,333 @@
+"""The batch kernels: every CPU level, thread count and rank against the
+oracles, exact bounds and division, the worker pool, and ``out=`` overlap."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import xlashape as xs
+from xlashape import cpu
+from inputs import fits
+from oracles import numpy_ravel, numpy_unravel
+
+LEVELS = xs.cpu_features()["supported"]
+INDEX_DTYPES = (np.int32, np.int64, np.uint32, np.uint64, np.int16, np.uint8)
+
+
+@pytest.fixture(params=LEVELS)
+def level(request):
+    previous = cpu.set_cpu_level(request.param)
+    yield request.param
+    cpu.set_cpu_level(previous)
+
+
+def layouts(rank, rng):
+    """(name, Shape) for one rank: row-major, permuted, padded+permuted,
+    power-of-two widths, padded power-of-two."""
+    dims = tuple(int(d) for d in rng.integers(2, 7, rank))
+    perm = tuple(int(p) for p in rng.permutation(rank))
+    pow2 = tuple(1 << int(b) for b in rng.integers(0, 4, rank))
+    yield "row-major", xs.Shape("f32", dims)
+    yield "permuted", xs.Shape("f32", dims, xs.Layout(perm))
+    yield "padded", xs.Shape("f32", dims, xs.Layout(perm, [d + k % 3 for k, d in enumerate(dims)]))
+    yield "pow2", xs.Shape("f32", pow2, xs.Layout(perm))
+    yield "pow2-padded", xs.Shape("f32", [max(1, w - 1) for w in pow2], xs.Layout(perm, pow2))
+
+
+def valid_rows(shape, n, rng):
+    return np.stack([rng.integers(0, d, n) for d in shape.dimensions], axis=1)
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 6, 7, 8, 9, 16])
+def test_every_level_and_rank_matches_numpy(level, rank):
+    rng = np.random.default_rng(rank)
+    for name, shape in layouts(rank, rng):
+        rows = valid_rows(shape, 1000, rng)
+        offsets = numpy_ravel(shape, rows)
+        for dtype in INDEX_DTYPES:
+            typed = rows.astype(dtype)
+            np.testing.assert_array_equal(xs.ravel(typed, shape), offsets, err_msg=f"{name} {dtype}")
+            if fits(offsets, dtype):
+                got = xs.unravel(offsets.astype(dtype), shape)
+                np.testing.assert_array_equal(got, rows, err_msg=f"{name} {dtype}")
+        # the (rank, N) result of the drop-in, and separate columns
+        columns = xs.unravel_index(offsets, shape.dimensions, order=shape.layout.minor_to_major,
+                                   padded_dims=shape.padded_dimensions)
+        np.testing.assert_array_equal(np.stack(columns, axis=1), rows)
+        again = xs.ravel_multi_index(tuple(rows.T), shape.dimensions,
+                                     order=shape.layout.minor_to_major,
+                                     padded_dims=shape.padded_dimensions)
+        np.testing.assert_array_equal(again, offsets)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7])
+def test_levels_and_thread_counts_give_identical_results(threads):
+    rng = np.random.default_rng(threads)
+    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
+    rows = valid_rows(shape, 200_000, rng)
+    offsets = numpy_ravel(shape, rows)
+    bad_rows = rows.copy()
+    bad_rows[150_000, 1] = 11
+    bad_rows[90_001, 3] = -1
+    bad_offsets = offsets.copy()
+    bad_offsets[170_000] = shape.buffer_size
+    bad_offsets[60_001] = 5  # the most minor position is dimension 2, of size 5 in width 7
+    for name in LEVELS:
+        previous = cpu.set_cpu_level(name)
+        try:
+            for dtype in (np.int32, np.int64):
+                np.testing.assert_array_equal(xs.ravel(rows.astype(dtype), shape, threads=threads), offsets)
+                np.testing.assert_array_equal(xs.unravel(offsets.astype(dtype), shape, threads=threads), rows)
+                with pytest.raises(xs.IndexOutOfBoundsError, match="at row 90001 of the batch"):
+                    xs.ravel(bad_rows.astype(dtype), shape, threads=threads)
+                with pytest.raises(xs.IndexOutOfBoundsError, match="at row 60001 of the batch"):
+                    xs.unravel(bad_offsets.astype(dtype), shape, threads=threads)
+        finally:
+            cpu.set_cpu_level(previous)
+
+
+def test_bounds_are_exact_for_extreme_values(level):
+    # Width 8 pads dimension 0 (size 5): an offset is valid when it lies in
+    # [0, 56) and its remainder by 8 is below 5.
+    shape = xs.Shape("f32", [5, 7], xs.Layout([0, 1], [8, 7]))
+    for dtype in (np.int8, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        info = np.iinfo(dtype)
+        for value in (info.min, info.max, -1, 4, 5, 7, 8, 55, 56, 2**31, 2**63):
+            if not info.min <= value <= info.max:
+                continue
+            rows = np.zeros((20, 2), dtype=dtype)
+            rows[13, 0] = value
+            offsets = np.zeros(20, dtype=dtype)
+            offsets[13] = value
+            if 0 <= value < 5:
+                assert xs.ravel(rows, shape)[13] == value
+            else:
+                with pytest.raises(xs.IndexOutOfBoundsError, match="at row 13 of the batch"):
+                    xs.ravel(rows, shape)
+            if 0 <= value < 56 and value % 8 < 5:
+                assert tuple(xs.unravel(offsets, shape)[13]) == (value % 8, value // 8)
+            else:
+                with pytest.raises(xs.IndexOutOfBoundsError, match="at row 13 of the batch"):
+                    xs.unravel(offsets, shape)
+
+
+def test_uint64_above_int64_max_is_never_wrapped_onto_a_valid_offset(level):
+    # 2**64 - 1 wraps to -1 as int64, and 2**64 + k to k modulo 2**64: both
+    # are out of bounds, never a valid offset.
+    shape = xs.Shape("f32", [4, 4])
+    rows = np.array([[0, 0], [2**64 - 1, 0], [0, 2**63]], dtype=np.uint64)
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 1 of the batch"):
+        xs.ravel(rows, shape)
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 2 of the batch"):
+        xs.unravel(np.array([3, 15, 2**63 + 3], dtype=np.uint64), shape)
+
+
+def test_rows_whose_offset_wraps_modulo_2_64_are_refused(level):
+    # 3 * 2**62 wraps to a small offset modulo 2**64; the index is out of
+    # range, which is what the kernel reports.
+    shape = xs.Shape("f32", [2**31, 2**31])
+    rows = np.array([[0, 1], [3 * 2**31, 0]], dtype=np.int64)
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 1 of the batch"):
+        xs.ravel(rows, shape)
+
+
+@pytest.mark.parametrize("widths", [(3, 2**50), (2**26 + 1, 2**26 - 3), (7, 3, 2**49 - 1),
+                                    (2**31 - 1, 2**31 - 1, 1), (3, 2**30 - 1, 2**31 - 1), (1, 2**52), (1, 5, 2**60 // 5)])
+def test_unravel_division_is_exact_near_2_52_and_beyond(level, widths):
+    # Sizes up to 2**52 take the double-precision division; larger ones the
+    # 128-bit one. Offsets at both ends of every quotient are checked.
+    shape = xs.Shape("f32", widths, xs.Layout(tuple(range(len(widths)))))
+    size = shape.buffer_size
+    rng = np.random.default_rng(len(widths))
+    offsets = np.concatenate([
+        [0, 1, size - 1, size - 2, size // 2, size // 3],
+        rng.integers(0, size, 3000, dtype=np.int64),
+        np.array([k * widths[0] - 1 for k in range(1, 200)] + [k * widths[0] for k in range(1, 200)], np.int64),
+    ]).astype(np.int64)
+    offsets = offsets[(offsets >= 0) & (offsets < size)]
+    expected = []
+    for n in offsets.tolist():
+        row = []
+        for w in widths:  # dimension 0 is most minor
+            n, r = divmod(n, w)
+            row.append(r)
+        expected.append(row)
+    np.testing.assert_array_equal(xs.unravel(offsets, shape), np.array(expected))
+    np.testing.assert_array_equal(xs.ravel(np.array(expected), shape), offsets)
+
+
+# -- the pool --------------------------------------------------------------------
+
+
+def test_more_threads_than_the_pool_holds_still_run():
+    shape = xs.Shape("f32", [100, 100])
+    rows = np.tile(np.array([[99, 98]]), (300_000, 1))
+    np.testing.assert_array_equal(xs.ravel(rows, shape, threads=10_000), np.full(300_000, 9998))
+
+
+def test_calls_from_several_python_threads_at_once():
+    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
+    rng = np.random.default_rng(5)
+    rows = valid_rows(shape, 150_000, rng)
+    offsets = numpy_ravel(shape, rows)
+    failures = []
+
+    def work():
+        for _ in range(5):
+            if not np.array_equal(xs.ravel(rows, shape, threads=2), offsets):
+                failures.append("ravel")
+            if not np.array_equal(xs.unravel(offsets, shape, threads=2), rows):
+                failures.append("unravel")
+
+    workers = [threading.Thread(target=work) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert failures == []
+
+
+def test_thread_count_setting():
+    previous = xs.set_num_threads(1)
+    try:
+        assert xs.get_num_threads() == 1
+    finally:
+        xs.set_num_threads(previous)
+    shape = xs.Shape("f32", [3, 4, 5])
+    rows = np.zeros((2, 3), dtype=np.int64)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.set_num_threads(0)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        xs.ravel(rows, shape, threads=-2)
+    with pytest.raises(TypeError, match="threads must be an integer"):
+        xs.ravel(rows, shape, threads=1.5)
+
+
+def _run_python(code, **env):
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True,
+        env={**os.environ, **env}, cwd=os.path.dirname(__file__), timeout=120,
+    )
+    return result
+
+
+def test_default_threads_follow_affinity_and_the_environment():
+    if hasattr(os, "sched_getaffinity"):
+        assert xs.get_num_threads() <= len(os.sched_getaffinity(0)) or "XLASHAPE_NUM_THREADS" in os.environ
+    result = _run_python("import xlashape; print(xlashape.get_num_threads())", XLASHAPE_NUM_THREADS="3")
+    assert result.stdout.strip() == "3", result.stderr
+    result = _run_python("import xlashape", XLASHAPE_NUM_THREADS="zero")
+    assert result.returncode != 0 and "XLASHAPE_NUM_THREADS must be an integer" in result.stderr
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_the_environment_forces_a_lower_level(name):
+    result = _run_python("import xlashape; print(xlashape.cpu_features()['level'])", XLASHAPE_CPU=name)
+    assert result.stdout.strip() == name, result.stderr
+
+
+def test_unknown_levels_are_refused():
+    with pytest.raises(ValueError, match="unknown CPU level"):
+        cpu.set_cpu_level("sse9")
+    result = _run_python("import xlashape", XLASHAPE_CPU="sse9")
+    assert result.returncode != 0 and "XLASHAPE_CPU must be one of" in result.stderr
+    features = xs.cpu_features()
+    assert features["level"] in features["supported"] and features["best"] == features["supported"][-1]
+
+
+# -- out= overlap (issue 12, item 3) ------------------------------------------------
+
+
+def test_out_overlapping_a_byteswapped_input_is_refused():
+    # The check compares out with what the caller passed, not with the
+    # native-order copy made of it.
+    shape = xs.Shape("f32", [4, 4])
+    raw = np.array([[1, 2], [2, 3]], ">i8")
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.ravel(raw, shape, out=raw.reshape(-1)[:2].view(np.int64))
+    np.testing.assert_array_equal(raw, [[1, 2], [2, 3]])
+    linear = np.array([1, 2, 3, 4, 5, 6, 7, 8], ">i8")
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.unravel(linear[:4], shape, out=linear.view(np.int64).reshape(4, 2))
+    np.testing.assert_array_equal(linear, [1, 2, 3, 4, 5, 6, 7, 8])
+
+
+def test_out_overlapping_a_narrower_input_is_refused():
+    shape = xs.Shape("f32", [4, 4])
+    raw = np.zeros(8, dtype=np.int64)
+    small = raw.view(np.int32)[:4].reshape(2, 2)  # int32 rows inside raw's bytes
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.ravel(small, shape, out=raw[:2])
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.IndexUtil.multidimensional_index_to_linear_index(shape, small, out=raw[:2])
+
+
+def test_drop_in_out_overlapping_the_callers_array_is_refused():
+    raw = np.array([[1, 2], [2, 3]], ">i8")
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.ravel_multi_index(raw, (4, 4), out=raw.reshape(-1)[:2].view(np.int64))
+    columns = (np.array([1, 2], ">i8"), np.array([2, 3], ">i8"))
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.ravel_multi_index(columns, (4, 4), out=columns[0].view(np.int64))
+    linear = np.array([1, 2, 3, 4], ">i8")
+    with pytest.raises(ValueError, match="overlaps"):
+        xs.unravel_index(linear[:2], (4, 4), out=linear.view(np.int64).reshape(2, 2))
+# -- ranks past the unrolled kernels, and power-of-two widths -----------------
+
+
+@pytest.mark.parametrize("rank", [0, 1, 7, 8, 9, 16, 32])
+@pytest.mark.parametrize("order", ["C", "F", "permuted"])
+def test_ranks_up_to_32_match_numpy(rank, order):
+    rng = np.random.default_rng(rank)
+    dims = tuple(int(d) for d in rng.integers(1, 4, rank))
+    m2m = {"C": tuple(range(rank - 1, -1, -1)), "F": tuple(range(rank)), "permuted": tuple(rng.permutation(rank))}[order]
+    shape = xs.Shape("f32", dims, xs.Layout(m2m))
+    rows = np.stack([rng.integers(0, d, 500) for d in dims], axis=1) if rank else np.zeros((500, 0), int)
+    expected = numpy_ravel(shape, rows)
+    np.testing.assert_array_equal(xs.ravel(rows, shape), expected)
+    np.testing.assert_array_equal(xs.ravel(np.asfortranarray(rows), shape, mode="wrap"), expected)
+    np.testing.assert_array_equal(xs.unravel(expected, shape), rows)
+
+
+@pytest.mark.parametrize("widths", [(2, 4, 8, 16), (1, 1, 2, 1), (2**31, 2**31, 1)])
+def test_power_of_two_widths_unravel_by_shift_and_mask(widths):
+    shape = xs.Shape("u8", widths, xs.Layout([2, 0, 3, 1][: len(widths)] if len(widths) == 4 else [1, 2, 0]))
+    assert all(w & (w - 1) == 0 for w in widths)
+    rng = np.random.default_rng(1)
+    offsets = rng.integers(0, shape.buffer_size, 2000, dtype=np.int64)
+    offsets[:2] = [0, shape.buffer_size - 1]
+    expected = numpy_unravel(shape, offsets)
+    np.testing.assert_array_equal(xs.unravel(offsets, shape), expected)
+    np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)
+    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 3"):
+        xs.unravel(np.r_[offsets[:3], shape.buffer_size], shape)
+
+
+def test_power_of_two_padding_is_still_checked():
+    shape = xs.Shape("f32", [3, 4], xs.Layout([0, 1], [4, 4]))  # dimension 0 padded 3 -> 4
+    assert all(w & (w - 1) == 0 for w in shape.padded_dimensions) and shape.padded_dimensions != shape.dimensions
+    np.testing.assert_array_equal(xs.unravel(np.array([0, 5, 14]), shape), [[0, 0], [1, 1], [2, 3]])
+    with pytest.raises(xs.IndexOutOfBoundsError, match="linear index 7 at row 1 of the batch lands on padding"):
+        xs.unravel(np.array([0, 7]), shape)
+
+
+
+
+def test_a_forked_child_converts_after_the_parent_used_the_pool():
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    shape = xs.Shape("f32", [1000, 1000])
+    rows = np.zeros((400_000, 2), dtype=np.int64)
+    xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_ravel_in_child, (rows, shape))
+        assert result.get(timeout=60) == 0
+
+
+def _ravel_in_child(rows, shape):
+    return int(xs.ravel(rows, shape, threads=2).sum())

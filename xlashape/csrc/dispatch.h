@@ -1,0 +1,49 @@
+/* The one route from the Cython glue to the kernels: a job describes one
+ * batch call; xs_ravel and xs_unravel run it (on the pool's threads when
+ * it is large enough) and return the first bad row, or -1.
+ *
+ * Kernels are chosen by a C switch on the index dtype and by the CPU level
+ * picked once, at import (xs_select_level). */
+#ifndef XLASHAPE_DISPATCH_H
+#define XLASHAPE_DISPATCH_H
+
+#include "plan.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define XS_X86_DISPATCH 1
+#else
+#define XS_X86_DISPATCH 0
+#endif
+
+enum xs_level { XS_BASELINE = 0, XS_AVX2 = 1, XS_AVX512 = 2, XS_NLEVELS = 3 };
+
+typedef struct {
+    const xs_plan *plan;
+    /* ravel: one column per dimension (for an (N, rank) array, column j
+     * starts j items into the data and steps by its row stride). */
+    const char *const *column;     /* rank pointers */
+    const ptrdiff_t *column_step;  /* rank strides, in bytes */
+    const int *column_dtype;       /* rank xs_dtype codes */
+    const uint8_t *mode;           /* rank xs_mode codes, or NULL: all raise */
+    int rows_contiguous;           /* one C-contiguous (N, rank) array, all raise */
+    int64_t *out;                  /* ravel: N contiguous offsets */
+    /* unravel */
+    const char *linear;
+    ptrdiff_t linear_step;         /* bytes */
+    int linear_dtype;
+    char *rows_out;                /* unravel: (N, rank) int64, any strides */
+    ptrdiff_t out_step0, out_step1;  /* bytes */
+} xs_job;
+
+/* The level running now, the best this CPU supports, and each level's
+ * name. xs_select_level(-1) picks the best; otherwise the level asked for,
+ * if this CPU supports it (returns -1 when it does not). */
+int xs_level(void);
+int xs_best_level(void);
+const char *xs_level_name(int level);
+int xs_select_level(int level);
+
+ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads);
+ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads);
+
+#endif

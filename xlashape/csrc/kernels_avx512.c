@@ -1,0 +1,32 @@
+/* AVX-512 (F, DQ, VL, BW, CD) kernels for int32 and int64 indices: the baseline loops of
+ * kernels_impl.h compiled for this level by a target pragma, so that only
+ * these functions use its instructions. dispatch.c calls them only when
+ * the CPU (and OS) support the level. */
+#include "dispatch.h"
+
+#if XS_X86_DISPATCH
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt")
+#endif
+
+#include "kernels_common.h"
+
+#define XS_LEVEL avx512
+#define XS_T int32_t
+#define XS_TN i32
+#include "kernels_impl.h"
+#undef XS_T
+#undef XS_TN
+#define XS_T int64_t
+#define XS_TN i64
+#include "kernels_impl.h"
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* What every level's kernels share: plan.h, the block size, and exact
+ * conversions between integers below 2**52 and doubles that vectorise at
+ * every level (no int64 <-> double instruction is needed). Included after a
+ * level's target pragma, so these compile for that level. */
+#ifndef XLASHAPE_KERNELS_COMMON_H
+#define XLASHAPE_KERNELS_COMMON_H
+
+#include <string.h>
+
+#include "plan.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define XS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define XS_ALWAYS_INLINE __forceinline
+#define restrict __restrict
+#endif
+
+/* Rows per block in unravel: a block's positions (8 x 256 int64) stay in L1. */
+#define XS_BLOCK 256
+
+/* How unravel divides: shift and mask, a double reciprocal, or 128-bit. */
+enum { XS_DIV_POW2, XS_DIV_DOUBLE, XS_DIV_EXACT };
+
+#define XS_TWO52 4503599627370496.0              /* 2**52 */
+#define XS_TWO52_BITS 0x4330000000000000ULL      /* its bit pattern */
+
+/* u as a double, for u < 2**52: the bits of 2**52 + u, less 2**52. */
+static inline double xs_u52_to_double(uint64_t u) {
+    uint64_t bits = u | XS_TWO52_BITS;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d - XS_TWO52;
+}
+
+/* d as an integer, for an integer-valued 0 <= d < 2**52. */
+static inline uint64_t xs_double_to_u52(double d) {
+    double biased = d + XS_TWO52;
+    uint64_t bits;
+    memcpy(&bits, &biased, sizeof bits);
+    return bits - XS_TWO52_BITS;
+}
+
+/* x rounded to an integer (to nearest, in the default rounding mode), for
+ * 0 <= x < 2**52. */
+static inline double xs_round52(double x) {
+    return (x + XS_TWO52) - XS_TWO52;
+}
+
+#endif

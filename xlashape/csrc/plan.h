@@ -1,0 +1,110 @@
+/* The compiled form of a layout, and the one row step of each direction.
+ *
+ * xs_plan holds what every kernel reads: by dimension number, each
+ * dimension's size and stride; by position in minor_to_major (most minor
+ * first), the dimension there, its size, its padded width as a
+ * Granlund-Montgomery divisor, and 1/width as a double.
+ *
+ * xs_ravel_row and xs_unravel_value are the per-row arithmetic of the two
+ * directions. The batch kernels (kernels_impl.h), the rescan that finds
+ * the first bad row, and the single-index calls of IndexUtil (_plan.pyx)
+ * all use them, so each check is written once.
+ */
+#ifndef XLASHAPE_PLAN_H
+#define XLASHAPE_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define XS_MAX_UNROLLED 8     /* ranks up to this get kernels of their own */
+
+enum xs_mode { XS_RAISE = 0, XS_WRAP = 1, XS_CLIP = 2 };
+
+/* Index dtypes a kernel reads in place, as one code for the C switch. */
+enum xs_dtype {
+    XS_I8, XS_I16, XS_I32, XS_I64, XS_U8, XS_U16, XS_U32, XS_U64, XS_NDTYPES
+};
+
+typedef struct {
+    uint64_t divisor;     /* the padded width */
+    uint64_t multiplier;  /* ceil(2**(63 + shift) / divisor) */
+    int shift;            /* ceil(log2(divisor)) */
+} xs_divisor;
+
+typedef struct {
+    int rank;
+    int padded;                          /* some width exceeds its size */
+    int pow2;                            /* every width is a power of two */
+    int exact_double;                    /* size <= 2**52: double division is exact */
+    uint64_t size;                       /* elements, padding included */
+    /* by dimension number (arrays of ``rank`` entries, owned by LayoutPlan) */
+    uint64_t *extent;
+    uint64_t *stride;                    /* modulo 2**64 */
+    /* by position in minor_to_major, most minor first */
+    int *order;                          /* the dimension number there */
+    int *position;                       /* inverse: the position of each dimension */
+    uint64_t *order_extent;
+    xs_divisor *divisor;
+    double *reciprocal;                  /* 1.0 / width, rounded */
+} xs_plan;
+
+#if defined(__SIZEOF_INT128__)
+static inline uint64_t xs_mulhi(uint64_t a, uint64_t b) {
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+#elif defined(_MSC_VER) && defined(_M_X64)
+#include <intrin.h>
+static inline uint64_t xs_mulhi(uint64_t a, uint64_t b) { return __umulh(a, b); }
+#else
+static inline uint64_t xs_mulhi(uint64_t a, uint64_t b) {
+    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
+    uint64_t b_lo = (uint32_t)b, b_hi = b >> 32;
+    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo;
+    uint64_t lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
+    return hi_hi + (hi_lo >> 32) + (cross >> 32);
+}
+#endif
+
+/* n // d->divisor for 0 <= n < 2**63 (Granlund and Montgomery, PLDI 1994,
+ * theorem 4.2 with N = 63): one 64x64->128-bit multiply and a shift. */
+static inline uint64_t xs_divide(uint64_t n, const xs_divisor *d) {
+    return xs_mulhi(n << 1, d->multiplier) >> d->shift;
+}
+
+/* The ravel row step: the offset of one multi-index, given as uint64
+ * values (a negative index arrives as a huge value), modulo 2**64.
+ * ``*bad`` gains a nonzero bit when some value is out of range; a row that
+ * wraps is always such a row. */
+static inline uint64_t xs_ravel_row(const uint64_t *value, const uint64_t *extent,
+                                    const uint64_t *stride, int rank, uint64_t *bad) {
+    uint64_t acc = 0, flag = 0;
+    for (int j = 0; j < rank; j++) {
+        flag |= value[j] >= extent[j];
+        acc += value[j] * stride[j];
+    }
+    *bad |= flag;
+    return acc;
+}
+
+/* The unravel row step: the multi-index of offset ``n``, exactly, by the
+ * 128-bit divisors; dimension d's index goes to *(int64_t *)(out + d * step)
+ * (``step`` in bytes). Returns
+ * nonzero when ``n`` is outside the buffer or lands on padding (the
+ * position written is then meaningless). ``n`` arrives as uint64, so a
+ * negative offset is a huge value. */
+static inline uint64_t xs_unravel_value(const xs_plan *p, uint64_t n, char *out,
+                                        ptrdiff_t step) {
+    uint64_t bad = n >= p->size;
+    n &= ~((uint64_t)1 << 63);  /* keep the divisor's domain; flagged anyway */
+    for (int k = 0; k < p->rank; k++) {
+        uint64_t q = xs_divide(n, &p->divisor[k]);
+        uint64_t r = n - q * p->divisor[k].divisor;
+        bad |= r >= p->order_extent[k];
+        *(int64_t *)(out + p->order[k] * step) = (int64_t)r;
+        n = q;
+    }
+    return bad;
+}
+
+#endif

@@ -1,0 +1,43 @@
+/* A persistent pool of worker threads for the batch kernels.
+ *
+ * xs_pool_run cuts rows [0, n) into chunks, and the calling thread and up
+ * to threads - 1 workers take chunks until none is left. The caller never
+ * waits for a worker that has not started: a worker that wakes late finds
+ * the chunks taken, so a busy machine costs at most one wake-up call over
+ * running alone. Workers spin briefly (XS_POOL_SPIN_NS) after a job, so
+ * back-to-back calls skip the wake-up, then sleep on a condition variable.
+ *
+ * The pool grows to the largest ``threads`` asked for, up to XS_POOL_MAX
+ * workers; more threads than that run as XS_POOL_MAX + 1. One call runs
+ * on the pool at a time; a call from another thread meanwhile runs alone
+ * on its own thread rather than queue. A forked child starts with no
+ * workers (they are not copied by fork) and creates them again on demand.
+ * On platforms without POSIX threads every call runs on the calling thread.
+ */
+#ifndef XLASHAPE_POOL_H
+#define XLASHAPE_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define XS_POOL_MAX 255
+#define XS_POOL_SPIN_NS 50000
+
+/* The first bad row of rows [start, stop), or -1. */
+typedef ptrdiff_t (*xs_chunk_fn)(const void *arg, ptrdiff_t start, ptrdiff_t stop);
+
+/* Runs fn over [0, n) in chunks of at least ``min_chunk`` rows on up to
+ * ``threads`` threads; the first bad row overall, or -1. */
+ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
+                      ptrdiff_t min_chunk);
+
+/* Nanoseconds from handing out a job until a sleeping worker starts on it,
+ * measured once, when the pool first starts (0 before that). */
+double xs_pool_wake_ns(void);
+
+/* Workers started so far. */
+int xs_pool_workers(void);
+
+uint64_t xs_now_ns(void);
+
+#endif
