@@ -322,7 +322,7 @@ def ravel_multi_index(
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
         rows = _indices(multi_index, "multi_index").T
-        return _batch.ravel_array(shape._plan, rows, codes, out, threads)
+        return _batch.ravel_array(shape._plan, rows, codes, out, threads, multi_index)
     columns = _columns(multi_index, rank)
     if not columns:  # rank 0: the one multi-index () is at 0
         if out is None:
@@ -331,7 +331,7 @@ def ravel_multi_index(
         return out
     flat, result_shape = _broadcast(columns)
     flat_out = None if out is None else _flat_out(out, result_shape)
-    result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads)
+    result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads, multi_index)
     if out is not None:
         return out
     return result.reshape(result_shape)[()] if result_shape == () else result.reshape(result_shape)
@@ -339,13 +339,7 @@ def ravel_multi_index(
 
 def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
     """``out`` as a flat view; it must be a C-contiguous array of ``shape``."""
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be C-contiguous")
-    return out.reshape(-1)
+    return _batch.check_out(out, shape, contiguous=True).reshape(-1)
 
 
 @overload
@@ -442,7 +436,7 @@ def unravel_index(
     # The kernel fills an (N, rank) view: here the transpose of (rank, N).
     flat = rows.reshape(rank, linear.size)
     if out is not None:  # dtype, writability and overlap; a new array needs none
-        _batch.check_out(flat.T, (linear.size, rank), (linear,))
+        _batch.check_out(flat.T, (linear.size, rank), (linear, indices))
     _batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
     if linear.ndim == 0:
         return tuple(row[()] for row in rows)
