@@ -14,6 +14,7 @@ and one build runs on every x86-64 CPU (never -march=native).
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from Cython.Build import cythonize
@@ -74,12 +75,35 @@ extensions = [
 
 
 class ParallelBuildExt(build_ext):
-    """build_ext that builds the extension modules side by side."""
+    """build_ext that builds the extension modules side by side, and the C
+    files of one module side by side too (with Unix compilers)."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if self.parallel is None:
             self.parallel = JOBS
+
+    def build_extensions(self) -> None:
+        if hasattr(self.compiler, "_compile") and hasattr(self.compiler, "_setup_compile"):
+            self.compiler.compile = _compile_in_parallel.__get__(self.compiler)
+        super().build_extensions()
+
+
+def _compile_in_parallel(self, sources, output_dir=None, macros=None, include_dirs=None,
+                         debug=0, extra_preargs=None, extra_postargs=None, depends=None):
+    """CCompiler.compile, one thread per source file (each runs the compiler
+    as a separate process)."""
+    macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
+        output_dir, macros, include_dirs, sources, depends, extra_postargs)
+    cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
+
+    def compile_one(obj):
+        src, ext = build[obj]
+        self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+
+    with ThreadPoolExecutor(JOBS) as pool:
+        list(pool.map(compile_one, [obj for obj in objects if obj in build]))
+    return objects
 
 
 setup(

@@ -8,11 +8,11 @@ import threading
 
 import numpy as np
 import pytest
+from inputs import fits
+from oracles import numpy_ravel, numpy_unravel
 
 import xlashape as xs
 from xlashape import cpu
-from inputs import fits
-from oracles import numpy_ravel, numpy_unravel
 
 LEVELS = xs.cpu_features()["supported"]
 INDEX_DTYPES = (np.int32, np.int64, np.uint32, np.uint64, np.int16, np.uint8)

@@ -190,7 +190,9 @@ def mode_codes(mode, Py_ssize_t rank):
         return bytes(MODES[m] for m in modes)
     except (KeyError, TypeError):
         bad = next(m for m in modes if not isinstance(m, str) or m not in MODES)
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})") from None
+        raise ValueError(
+            f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})"
+        ) from None
 
 
 cdef void _byte_bounds(cnp.ndarray a, char** low, char** high) noexcept:
@@ -262,9 +264,13 @@ cdef object _check_out_as(object out, tuple shape, tuple inputs, object dtype, s
     if dtype is np.int64:
         if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
                 or not cnp.PyArray_ISNOTSWAPPED(array)):
-            raise TypeError(f"{what} must have dtype int64 (native byte order), got {array.dtype}")
+            raise TypeError(
+                f"{what} must have dtype int64 (native byte order), got {array.dtype}"
+            )
     elif array.dtype != dtype or not array.dtype.isnative:
-        raise TypeError(f"{what} must have dtype {np.dtype(dtype)} (native byte order), got {array.dtype}")
+        raise TypeError(
+            f"{what} must have dtype {np.dtype(dtype)} (native byte order), got {array.dtype}"
+        )
     if out.shape != shape:
         raise ValueError(f"{what} must have shape {shape}, got {out.shape}")
     if not cnp.PyArray_ISWRITEABLE(array):

@@ -70,7 +70,8 @@ def ravel(indices, shape, *, mode="raise", out=None, threads=None):
     >>> xs.ravel([[0, 0], [0, 3]], shape)
     Traceback (most recent call last):
       ...
-    xlashape.errors.IndexOutOfBoundsError: index 3 is out of bounds for dimension 1 with size 3 at row 1 of the batch; multi-index (0, 3)
+    xlashape.errors.IndexOutOfBoundsError: index 3 is out of bounds for dimension 1 with size 3 at
+    row 1 of the batch; multi-index (0, 3)
     """
     return ravel_input(_plan_of(shape), indices, mode, out, threads)
 

@@ -80,7 +80,6 @@ def _initial_threads() -> int:
 
 
 def get_num_threads() -> int:
-<<<<<<< HEAD
     """The number of threads a batch call uses when ``threads`` is None.
 
     Returns
@@ -99,7 +98,7 @@ def get_num_threads() -> int:
     >>> xs.get_num_threads() >= 1
     True
     """
-    return _default_threads
+    return int(_batch.get_default_threads())
 
 
 def set_num_threads(threads: int) -> int:
@@ -137,19 +136,8 @@ def set_num_threads(threads: int) -> int:
       ...
     ValueError: threads must be >= 1 (or None for the default), got 0
     """
-    global _default_threads
-    previous = _default_threads
-    _default_threads = check_threads(threads)
-=======
-    """The number of threads a batch call uses when ``threads`` is None."""
-    return int(_batch.get_default_threads())
-
-
-def set_num_threads(threads: int) -> int:
-    """Set the default thread count; returns the previous one."""
     previous = get_num_threads()
     _batch.set_default_threads(check_threads(threads))
->>>>>>> d44babe (One route per direction: C kernels with run-time CPU dispatch, a persistent C thread pool, compiled xs.ravel/unravel)
     return previous
 
 
@@ -159,44 +147,4 @@ def check_threads(threads: object) -> int:
     return int(_batch.check_threads(threads))
 
 
-<<<<<<< HEAD
-def _forget_pool_in_child() -> None:
-    """A forked child inherits the pool but not its threads: start afresh."""
-    global _pool, _pool_lock
-    _pool = None
-    _pool_lock = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
-
-
-def _get_pool() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(
-                max_workers=max(os.cpu_count() or 1, 2) * 2,
-                thread_name_prefix="xlashape",
-            )
-        return _pool
-
-
-def run_chunks(kernel: Callable[..., int], args: tuple[object, ...], n: int, threads: object) -> int:
-    """Run ``kernel(*args, start, stop)`` over rows [0, n) in per-thread chunks.
-
-    Each call returns the first bad row of its chunk or -1; this returns the
-    first bad row overall, or -1.
-    """
-    count = min(check_threads(threads), n // MIN_ROWS_PER_THREAD)
-    if count <= 1:
-        return kernel(*args, 0, n)
-    bounds = [n * k // count for k in range(count + 1)]
-    pool = _get_pool()
-    futures = [pool.submit(kernel, *args, bounds[k], bounds[k + 1]) for k in range(1, count)]
-    results = [kernel(*args, bounds[0], bounds[1])] + [f.result() for f in futures]
-    bad = [row for row in results if row >= 0]
-    return min(bad) if bad else -1
-=======
 _batch.set_default_threads(_initial_threads())
->>>>>>> d44babe (One route per direction: C kernels with run-time CPU dispatch, a persistent C thread pool, compiled xs.ravel/unravel)

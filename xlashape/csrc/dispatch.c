@@ -14,17 +14,19 @@ typedef uint64_t (*ravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrd
 typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
                                     ptrdiff_t, ptrdiff_t, ptrdiff_t);
 
-#define XS_DECLARE(TN, T, LEVEL)                                                        \
+#define XS_DECLARE_RAVEL(TN, T, LEVEL)                                                  \
     uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
-                                          ptrdiff_t);                                   \
+                                          ptrdiff_t);
+#define XS_DECLARE(TN, T, LEVEL)                                                        \
+    XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
     uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
                                             ptrdiff_t, ptrdiff_t, ptrdiff_t, ptrdiff_t);
-XS_DECLARE(i8, int8_t, baseline)
-XS_DECLARE(i16, int16_t, baseline)
+XS_DECLARE_RAVEL(i8, int8_t, baseline)
+XS_DECLARE_RAVEL(i16, int16_t, baseline)
 XS_DECLARE(i32, int32_t, baseline)
 XS_DECLARE(i64, int64_t, baseline)
-XS_DECLARE(u8, uint8_t, baseline)
-XS_DECLARE(u16, uint16_t, baseline)
+XS_DECLARE_RAVEL(u8, uint8_t, baseline)
+XS_DECLARE_RAVEL(u16, uint16_t, baseline)
 XS_DECLARE(u32, uint32_t, baseline)
 XS_DECLARE(u64, uint64_t, baseline)
 #if XS_X86_DISPATCH
@@ -44,8 +46,8 @@ typedef struct {
 #define XS_TABLE(I32, I64)                                                              \
     {{XS_R(i8, baseline), XS_R(i16, baseline), XS_R(i32, I32), XS_R(i64, I64),          \
       XS_R(u8, baseline), XS_R(u16, baseline), XS_R(u32, baseline), XS_R(u64, baseline)}, \
-     {XS_U(i8, baseline), XS_U(i16, baseline), XS_U(i32, I32), XS_U(i64, I64),          \
-      XS_U(u8, baseline), XS_U(u16, baseline), XS_U(u32, baseline), XS_U(u64, baseline)}}
+     {NULL, NULL, XS_U(i32, I32), XS_U(i64, I64),                                       \
+      NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)}}
 
 static const kernel_table tables[XS_NLEVELS] = {
     XS_TABLE(baseline, baseline),
@@ -113,7 +115,9 @@ static int itemsize(int dtype) {
 static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     uint64_t bad;
-    if (job->linear_step == itemsize(job->linear_dtype) && job->out_step0 % 8 == 0 &&
+    /* 8- and 16-bit offsets have no unravel kernel of their own (NULL). */
+    if (active->unravel[job->linear_dtype] != NULL &&
+        job->linear_step == itemsize(job->linear_dtype) && job->out_step0 % 8 == 0 &&
         job->out_step1 % 8 == 0 && ((uintptr_t)job->rows_out & 7) == 0)
         bad = active->unravel[job->linear_dtype](job->plan, job->linear,
                                                  (int64_t *)job->rows_out, job->out_step0 / 8,

@@ -14,6 +14,7 @@
 
 #include "kernels_common.h"
 
+#define XS_UNRAVEL 1
 #define XS_LEVEL avx2
 #define XS_T int32_t
 #define XS_TN i32

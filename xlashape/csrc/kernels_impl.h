@@ -6,6 +6,10 @@
  * file sets the compiler's target for the whole inclusion, so the same
  * loops become SSE2, AVX2 or AVX-512 code; no global -m flag is needed.
  *
+ * Unravel kernels are compiled only where XS_UNRAVEL is 1 (32- and 64-bit
+ * types); 8- and 16-bit offsets take the general kernel of
+ * kernels_generic.c.
+ *
  * Both kernels take rows [start, stop) of C-contiguous arrays and return
  * nonzero when some row is bad (an index out of range, or an offset
  * outside the buffer or on padding); the caller then finds the first bad
@@ -68,6 +72,7 @@ uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
 }
 
 /* -- unravel --------------------------------------------------------------- */
+#if XS_UNRAVEL
 
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
         const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
@@ -209,4 +214,5 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
 }
 
 #undef XS_UNRAVEL_RANKS
+#endif
 #undef XS_FN
