@@ -136,6 +136,14 @@ def pool_info():
 
 # -- input checks -------------------------------------------------------------------
 
+cdef LayoutPlan plan_of(object shape):
+    """The plan of a Shape; TypeError for anything else."""
+    try:
+        return shape._plan
+    except AttributeError:
+        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
+
+
 def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=False):
     """``values`` as an integer array in native byte order, without copying
     when it already is one. Booleans are read as 0 and 1 only if allowed.

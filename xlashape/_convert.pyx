@@ -4,15 +4,7 @@ Each call goes straight from here to the C driver (through _batch): no
 Python-level layer sits between the caller and the kernel.
 """
 
-from xlashape._batch cimport ravel_input, unravel_input
-from xlashape._plan cimport LayoutPlan
-
-
-cdef LayoutPlan _plan_of(shape):
-    try:
-        return shape._plan
-    except AttributeError:
-        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
+from xlashape._batch cimport plan_of, ravel_input, unravel_input
 
 
 def ravel(indices, shape, *, mode="raise", out=None, threads=None):
@@ -73,7 +65,7 @@ def ravel(indices, shape, *, mode="raise", out=None, threads=None):
     xlashape.errors.IndexOutOfBoundsError: index 3 is out of bounds for dimension 1 with size 3 at
     row 1 of the batch; multi-index (0, 3)
     """
-    return ravel_input(_plan_of(shape), indices, mode, out, threads)
+    return ravel_input(plan_of(shape), indices, mode, out, threads)
 
 
 def unravel(offsets, shape, *, out=None, threads=None):
@@ -124,4 +116,4 @@ def unravel(offsets, shape, *, out=None, threads=None):
       ...
     xlashape.errors.IndexOutOfBoundsError: ...row 1...
     """
-    return unravel_input(_plan_of(shape), offsets, out, threads)
+    return unravel_input(plan_of(shape), offsets, out, threads)

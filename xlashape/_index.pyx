@@ -7,17 +7,10 @@ compiled batch glue (_batch), the same route as ``xlashape.ravel``.
 
 import numpy as np
 
-from xlashape._batch cimport ravel_input, resolve_threads, unravel_input
+from xlashape._batch cimport plan_of, ravel_input, resolve_threads, unravel_input
 from xlashape._plan cimport LayoutPlan
 
 from xlashape._validate import require_integer_dtype
-
-
-cdef LayoutPlan _plan_of(shape):
-    try:
-        return shape._plan
-    except AttributeError:
-        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
 
 
 cdef _check_single(out, threads):
@@ -77,7 +70,7 @@ def multidimensional_index_to_linear_index(shape, multi_index, *, out=None, thre
     >>> xs.IndexUtil.multidimensional_index_to_linear_index(shape, [[0, 1], [1, 1]])
     array([2, 3])
     """
-    cdef LayoutPlan plan = _plan_of(shape)
+    cdef LayoutPlan plan = plan_of(shape)
     if type(multi_index) is tuple or type(multi_index) is list:
         if not _is_batch(multi_index):
             if out is not None or threads is not None:
@@ -135,7 +128,7 @@ def linear_index_to_multidimensional_index(shape, linear_index, *, out=None, thr
       ...
     xlashape.errors.IndexOutOfBoundsError: linear index 2 lands on padding: ... (padded width 3)
     """
-    cdef LayoutPlan plan = _plan_of(shape)
+    cdef LayoutPlan plan = plan_of(shape)
     if (type(linear_index) is int or not isinstance(linear_index, (list, tuple, np.ndarray))
             or (isinstance(linear_index, np.ndarray) and linear_index.ndim == 0)):
         if out is not None or threads is not None:

@@ -14,16 +14,8 @@
 
 #include "kernels_common.h"
 
-#define XS_UNRAVEL 1
 #define XS_LEVEL avx2
-#define XS_T int32_t
-#define XS_TN i32
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#define XS_T int64_t
-#define XS_TN i64
-#include "kernels_impl.h"
+#include "kernels_wide.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
