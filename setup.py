@@ -58,6 +58,7 @@ SOURCES = {
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],
     "_index": [],
     "_convert": [],
+    "_tiled": [],
 }
 
 extensions = [

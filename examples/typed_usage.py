@@ -34,7 +34,8 @@ def column_major(dims: list[int], padded: list[int]) -> xs.Shape:
 
 def from_text(text: str) -> tuple[int, ...]:
     """The dimensions of a shape written as XLA writes it."""
-    shape: xs.Shape = xs.ShapeUtil.parse_shape_string(text)
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    assert isinstance(shape, xs.Shape)  # not a tuple, token or opaque shape
     return shape.dimensions
 
 

@@ -179,14 +179,6 @@ def test_hlo_layout_text_gives_the_buffer(text, order):
     np.testing.assert_array_equal(to_linear(array, shape), np.transpose(array, order).ravel())
 
 
-@pytest.mark.parametrize(
-    "text", ["f32[2,3]{1,0:T(8,128)}", "f32[2,3]{1,0:S(1)}", "f32[2,3]{1,0:E(4)}", "f32[2,3]{1,0:}"]
-)
-def test_hlo_layout_attributes_are_refused(text):
-    with pytest.raises(ValueError, match="layout attributes after ':'"):
-        ShapeUtil.parse_shape_string(text)
-
-
 # -- padding -----------------------------------------------------------------
 @pytest.mark.parametrize("padding_value", FILLED, ids=lambda p: p.name)
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)

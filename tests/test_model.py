@@ -12,6 +12,11 @@ XLA_TYPES = [
     ("U8", 6, 1), ("U16", 7, 2), ("U32", 8, 4), ("U64", 9, 8), ("F16", 10, 2),
     ("F32", 11, 4), ("F64", 12, 8), ("TUPLE", 13, None), ("OPAQUE", 14, None),
     ("C64", 15, 8), ("BF16", 16, 2), ("TOKEN", 17, None), ("C128", 18, 16),
+    # Added to xla_data.proto since 2017 (numbers from openxla/xla's xla_data.proto).
+    ("F8E5M2", 19, 1), ("F8E4M3FN", 20, 1), ("S4", 21, 1), ("U4", 22, 1),
+    ("F8E4M3B11FNUZ", 23, 1), ("F8E5M2FNUZ", 24, 1), ("F8E4M3FNUZ", 25, 1),
+    ("S2", 26, 1), ("U2", 27, 1), ("F8E4M3", 28, 1), ("F8E3M4", 29, 1),
+    ("S1", 30, 1), ("U1", 31, 1), ("F4E2M1FN", 32, 1), ("F8E8M0FNU", 33, 1),
 ]  # fmt: skip
 
 
@@ -44,16 +49,35 @@ def test_numpy_dtype_mapping_both_ways(dtype, name):
     assert t.numpy_dtype.itemsize == t.byte_size
 
 
-@pytest.mark.parametrize("name", ["BF16", "TUPLE", "OPAQUE", "TOKEN"])
+@pytest.mark.parametrize("name", ["BF16", "TUPLE", "OPAQUE", "TOKEN", "S4", "U2", "F8E5M2"])
 def test_types_without_numpy_dtype(name):
     assert PrimitiveType[name].numpy_dtype is None
+
+
+@pytest.mark.parametrize(
+    "name, bits",
+    [("S1", 1), ("U1", 1), ("S2", 2), ("U2", 2), ("S4", 4), ("U4", 4), ("F4E2M1FN", 4),
+     ("PRED", 8), ("S8", 8), ("F8E4M3FN", 8), ("BF16", 16), ("F32", 32), ("C128", 128),
+     ("TUPLE", None), ("TOKEN", None)],
+)  # fmt: skip
+def test_bit_widths(name, bits):
+    # Sub-byte types still take a byte each unless a layout packs them (E(4)).
+    assert PrimitiveType[name].bit_width == bits
+
+
+def test_primitive_type_prints_its_name():
+    # Issue 11: str(PrimitiveType.F32) printed 11.
+    assert str(PrimitiveType.F32) == "f32"
+    assert f"{PrimitiveType.S4}" == "s4"
+    assert repr(PrimitiveType.F32) == "<PrimitiveType.F32: 11>"
+    assert int(PrimitiveType.F32) == 11
 
 
 def test_primitive_type_errors():
     with pytest.raises(ValueError, match=r"unknown element type 'f31'.*f32"):
         PrimitiveType.from_text("f31")
-    with pytest.raises(ValueError, match="unknown element type number 19"):
-        PrimitiveType.coerce(19)
+    with pytest.raises(ValueError, match="unknown element type number 34"):
+        PrimitiveType.coerce(34)
     with pytest.raises(ValueError, match="NumPy dtype <U3 has no XLA element type"):
         PrimitiveType.from_dtype("U3")
     with pytest.raises(TypeError, match="got float"):

@@ -22,13 +22,14 @@ from .convert import ravel, unravel
 from .cpu import cpu_features
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
-from .layout import Layout
+from .layout import Layout, Tile
 from .layout_util import LayoutUtil
 from .numpy_compat import ravel_multi_index, unravel_index
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape_util import ShapeUtil
 from .threads import get_num_threads, set_num_threads
+from .tuple_shape import NonArrayShape, TupleShape
 
 __version__ = "0.1.0"
 
@@ -37,11 +38,14 @@ __all__ = [
     "IndexUtil",
     "Layout",
     "LayoutUtil",
+    "NonArrayShape",
     "PaddingValue",
     "PrimitiveType",
     "Shape",
     "ShapeUtil",
     "cpu_features",
+    "Tile",
+    "TupleShape",
     "from_linear",
     "get_num_threads",
     "padding_fill_value",

@@ -424,6 +424,8 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads):
     """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
+    if type(plan) is not LayoutPlan:  # a tiled layout: its own kernels (_tiled.pyx)
+        return plan.ravel_batch(indices, mode, out, threads)
     rows = as_index_array(indices, "multi-indices")
     cdef cnp.ndarray array = rows
     if cnp.PyArray_NDIM(array) != 2 or cnp.PyArray_DIM(array, 1) != plan.rank:
@@ -471,6 +473,8 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
 
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads):
     """``xlashape.unravel`` on a plan: any 1-D integer array-like."""
+    if type(plan) is not LayoutPlan:  # a tiled layout: its own kernels (_tiled.pyx)
+        return plan.unravel_batch(offsets, out, threads)
     linear = as_index_array(offsets, "linear indices")
     cdef cnp.ndarray array = linear
     if cnp.PyArray_NDIM(array) != 1:

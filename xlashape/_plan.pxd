@@ -43,3 +43,7 @@ cdef class LayoutPlan:
 
     cdef object ravel_one(self, object multi_index)
     cdef object unravel_one(self, object linear_index)
+
+
+# Division constants for one divisor, shared with the tiled kernels (_tiled.pyx).
+cdef xs_divisor _fast_divisor(width) except *

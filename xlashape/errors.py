@@ -150,6 +150,14 @@ def linear_index_on_padding(
     return _error(template, row=row, dimension=dimension, value=value, size=size)
 
 
+def linear_index_on_tile_padding(value: int, reason: str, row: int | None = None) -> IndexOutOfBoundsError:
+    """The error for a linear index in the padding of a tiled layout's tiles;
+    ``reason`` says which tile, and where undoing it puts the index."""
+    return _error(
+        f"linear index {value}{{at}} lands on tile padding: {_braced(reason)}", row=row, value=value
+    )
+
+
 def index_outside_int64(what: str, value: int, position: tuple[int, ...]) -> IndexOutOfBoundsError:
     """The error for a Python int that no int64 index holds."""
     limit = 2**63 - 1

@@ -5,21 +5,99 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._frozen import Frozen
-from ._validate import as_int_tuple
+from ._validate import as_int, as_int_tuple
 from .primitive_type import PaddingValue
 
-__all__ = ["Layout"]
+__all__ = ["Layout", "Tile"]
+
+
+class Tile(Frozen):
+    """One tile of a tiled layout: its size in each of the most minor
+    physical dimensions, from the most major of them to the most minor.
+
+    An entry ``Tile.COMBINE`` (-1, printed ``*``) merges that dimension into
+    the next more minor one before tiling, as XLA's ``kCombineDimension``.
+    Sizes are >= 1; XLA's ``ValidateLayoutForShape`` refuses an empty tile or
+    a size of 0 ("layout has invalid tiles").
+
+    >>> Tile((2, Tile.COMBINE, 128))
+    Tile((2, -1, 128))
+    >>> str(Tile((8, 128)))
+    '(8,128)'
+    """
+
+    COMBINE = -1
+
+    __slots__ = ("_dimensions",)
+    _dimensions: tuple[int, ...]
+
+    def __init__(self, dimensions: Iterable[int]) -> None:
+        dims = as_int_tuple(dimensions, "tile dimensions")
+        if not dims:
+            raise ValueError("layout has invalid tiles: a tile has at least one dimension, got ()")
+        for i, size in enumerate(dims):
+            if size < 1 and size != Tile.COMBINE:
+                raise ValueError(
+                    f"layout has invalid tiles: tile {_text(dims)} has size {size} at "
+                    f"position {i}; tile sizes are >= 1, or -1 (*) to combine a "
+                    "dimension with the next more minor one"
+                )
+        if dims[-1] == Tile.COMBINE:
+            raise ValueError(
+                f"layout has invalid tiles: tile {_text(dims)} ends in *, but * "
+                "combines a dimension with the next more minor one and the last "
+                "has none"
+            )
+        object.__setattr__(self, "_dimensions", dims)
+
+    @property
+    def dimensions(self) -> tuple[int, ...]:
+        """The tile's sizes, most major first; -1 marks a combined dimension.
+
+        Examples
+        --------
+        >>> xs.Tile((2, xs.Tile.COMBINE, 128)).dimensions
+        (2, -1, 128)
+        """
+        return self._dimensions
+
+    def _key(self) -> tuple[object, ...]:
+        return (self._dimensions,)
+
+    def __repr__(self) -> str:
+        return f"Tile({self._dimensions})"
+
+    def __str__(self) -> str:
+        return _text(self._dimensions)
+
+
+def _text(dims: tuple[int, ...]) -> str:
+    return "(" + ",".join("*" if d == Tile.COMBINE else str(d) for d in dims) + ")"
+
+
+def _as_tiles(tiles: Iterable[Tile | Iterable[int]]) -> tuple[Tile, ...]:
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"tiles must be a sequence of Tiles, got {type(tiles).__name__}")
+    return tuple(t if isinstance(t, Tile) else Tile(t) for t in tiles)
 
 
 class Layout(Frozen):
     """XLA's Layout proto: ``minor_to_major``, ``padded_dimensions`` and
-    ``padding_value``.
+    ``padding_value`` (the 2017 fields), and ``tiles``,
+    ``element_size_in_bits`` and ``memory_space`` (today's).
 
     ``minor_to_major`` lists the dimension numbers from the most minor (the
     one that changes fastest in memory) to the most major. ``padded_dimensions``
     is empty, or holds one width per dimension to which that dimension is
-    padded. Layouts are immutable, hashable and equal by value; whether a
-    layout fits a shape is checked when the :class:`Shape` is built.
+    padded. ``tiles`` tile the most minor physical dimensions, the first tile
+    first (see XLA's "Tiled layout" page); ``element_size_in_bits`` (0: the
+    type's own size) packs sub-byte elements, and ``memory_space`` (0: the
+    default) names where the array lives. Layouts are immutable, hashable and
+    equal by value; whether a layout fits a shape is checked when the
+    :class:`Shape` is built.
+
+    Today's XLA has no ``padded_dimensions`` (the field is reserved in
+    ``xla_data.proto``), so no layout has both it and tiles: that is refused.
 
     Parameters
     ----------
@@ -44,25 +122,58 @@ class Layout(Frozen):
     --------
     >>> Layout((0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
     Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
+    >>> str(Layout((1, 0), tiles=[(8, 128), (2, 1)], memory_space=1))
+    '{1,0:T(8,128)(2,1)S(1)}'
     """
 
-    __slots__ = ("_minor_to_major", "_padded_dimensions", "_padding_value")
+    __slots__ = (
+        "_minor_to_major",
+        "_padded_dimensions",
+        "_padding_value",
+        "_tiles",
+        "_element_size_in_bits",
+        "_memory_space",
+    )
     _minor_to_major: tuple[int, ...]
     _padded_dimensions: tuple[int, ...]
     _padding_value: PaddingValue
+    _tiles: tuple[Tile, ...]
+    _element_size_in_bits: int
+    _memory_space: int
 
     def __init__(
         self,
         minor_to_major: Iterable[int],
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
+        tiles: Iterable[Tile | Iterable[int]] = (),
+        element_size_in_bits: int = 0,
+        memory_space: int = 0,
     ) -> None:
         m2m = as_int_tuple(minor_to_major, "minor_to_major")
         padded = as_int_tuple(padded_dimensions, "padded_dimensions")
         pad = PaddingValue.coerce(padding_value)
+        tile_list = _as_tiles(tiles)
+        bits = as_int(element_size_in_bits, "element_size_in_bits")
+        space = as_int(memory_space, "memory_space")
+        if padded and tile_list:
+            raise ValueError(
+                "a layout cannot have both padded_dimensions and tiles: XLA "
+                "removed padded_dimensions (reserved in xla_data.proto) before it "
+                "added tiles, and defines no layout with both; tile padding already "
+                "pads each tiled dimension to whole tiles"
+            )
+        if bits < 0:
+            raise ValueError(
+                f"element_size_in_bits must be >= 0 (0: the element type's own "
+                f"size), got {bits}"
+            )
         object.__setattr__(self, "_minor_to_major", m2m)
         object.__setattr__(self, "_padded_dimensions", padded)
         object.__setattr__(self, "_padding_value", pad)
+        object.__setattr__(self, "_tiles", tile_list)
+        object.__setattr__(self, "_element_size_in_bits", bits)
+        object.__setattr__(self, "_memory_space", space)
 
     @classmethod
     def from_major_to_minor(
@@ -70,6 +181,10 @@ class Layout(Frozen):
         major_to_minor: Iterable[int],
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
+        *,
+        tiles: Iterable[Tile | Iterable[int]] = (),
+        element_size_in_bits: int = 0,
+        memory_space: int = 0,
     ) -> Layout:
         """A layout from the major-to-minor order used by JAX and NumPy.
 
@@ -93,6 +208,9 @@ class Layout(Frozen):
             tuple(as_int_tuple(major_to_minor, "major_to_minor"))[::-1],
             padded_dimensions,
             padding_value,
+            tiles=tiles,
+            element_size_in_bits=element_size_in_bits,
+            memory_space=memory_space,
         )
 
     @property
@@ -139,8 +257,48 @@ class Layout(Frozen):
         """
         return self._padding_value
 
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The tiles, the first applied first; () for an untiled layout.
+
+        Examples
+        --------
+        >>> xs.Layout((1, 0), tiles=[(8, 128), (2, 1)]).tiles
+        (Tile((8, 128)), Tile((2, 1)))
+        """
+        return self._tiles
+
+    @property
+    def element_size_in_bits(self) -> int:
+        """Bits per element in memory; 0 means the element type's own size.
+
+        Examples
+        --------
+        >>> xs.Layout((0,), element_size_in_bits=4).element_size_in_bits
+        4
+        """
+        return self._element_size_in_bits
+
+    @property
+    def memory_space(self) -> int:
+        """Where the array lives (backend-defined); 0 is the default space.
+
+        Examples
+        --------
+        >>> str(xs.Layout((1, 0), memory_space=1))
+        '{1,0:S(1)}'
+        """
+        return self._memory_space
+
     def _key(self) -> tuple[object, ...]:
-        return (self._minor_to_major, self._padded_dimensions, self._padding_value)
+        return (
+            self._minor_to_major,
+            self._padded_dimensions,
+            self._padding_value,
+            self._tiles,
+            self._element_size_in_bits,
+            self._memory_space,
+        )
 
     def __repr__(self) -> str:
         parts = [f"minor_to_major={self._minor_to_major}"]
@@ -148,7 +306,24 @@ class Layout(Frozen):
             parts.append(f"padded_dimensions={self._padded_dimensions}")
         if self._padding_value != PaddingValue.INVALID_PAD:
             parts.append(f"padding_value=PaddingValue.{self._padding_value.name}")
+        if self._tiles:
+            parts.append(f"tiles={self._tiles}")
+        if self._element_size_in_bits:
+            parts.append(f"element_size_in_bits={self._element_size_in_bits}")
+        if self._memory_space:
+            parts.append(f"memory_space={self._memory_space}")
         return f"Layout({', '.join(parts)})"
 
     def __str__(self) -> str:
-        return "{" + ",".join(map(str, self._minor_to_major)) + "}"
+        """XLA's text form, ``{1,0:T(8,128)(2,1)E(4)S(1)}``; the 2017 padding
+        fields have none."""
+        attributes = ""
+        if self._tiles:
+            attributes += "T" + "".join(map(str, self._tiles))
+        if self._element_size_in_bits:
+            attributes += f"E({self._element_size_in_bits})"
+        if self._memory_space:
+            attributes += f"S({self._memory_space})"
+        m2m = ",".join(map(str, self._minor_to_major))
+        return "{" + m2m + (":" + attributes if attributes else "") + "}"
+

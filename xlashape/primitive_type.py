@@ -13,9 +13,13 @@ class PrimitiveType(enum.IntEnum):
     """An XLA element type, numbered as in ``xla_data.proto``.
 
     ``byte_size`` is the size of one element in bytes (``None`` for TUPLE,
-    OPAQUE and TOKEN, which are not array elements), ``text`` the lowercase
+    OPAQUE and TOKEN, which are not array elements), ``bit_width`` its width
+    in bits (4 for S4: without a layout's ``element_size_in_bits`` such an
+    element still takes a whole byte, as in XLA), ``text`` the lowercase
     name used in shape strings (``f32``), and ``numpy_dtype`` the matching
-    NumPy dtype, or ``None`` where NumPy has none (BF16, TUPLE, OPAQUE, TOKEN).
+    NumPy dtype, or ``None`` where NumPy has none (BF16, the 8- and 4-bit
+    floats, the sub-byte integers, TUPLE, OPAQUE, TOKEN). ``str()`` gives the
+    text name and ``repr()`` the name and number.
 
     Examples
     --------
@@ -24,6 +28,10 @@ class PrimitiveType(enum.IntEnum):
     ('f32', 4, dtype('float32'))
     >>> xs.PrimitiveType.coerce(np.int16) is xs.PrimitiveType.S16
     True
+    >>> str(xs.PrimitiveType.F32), repr(xs.PrimitiveType.F32)
+    ('f32', '<PrimitiveType.F32: 11>')
+    >>> xs.PrimitiveType.S4.bit_width, xs.PrimitiveType.S4.byte_size
+    (4, 1)
     """
 
     PRED = 1
@@ -44,6 +52,27 @@ class PrimitiveType(enum.IntEnum):
     BF16 = 16
     TOKEN = 17
     C128 = 18
+    F8E5M2 = 19
+    F8E4M3FN = 20
+    S4 = 21
+    U4 = 22
+    F8E4M3B11FNUZ = 23
+    F8E5M2FNUZ = 24
+    F8E4M3FNUZ = 25
+    S2 = 26
+    U2 = 27
+    F8E4M3 = 28
+    F8E3M4 = 29
+    S1 = 30
+    U1 = 31
+    F4E2M1FN = 32
+    F8E8M0FNU = 33
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
 
     @property
     def byte_size(self) -> int | None:
@@ -55,6 +84,19 @@ class PrimitiveType(enum.IntEnum):
         (8, None)
         """
         return _BYTE_SIZES[self]
+
+    @property
+    def bit_width(self) -> int | None:
+        """Bits of information per element (XLA's ``primitive_util::BitWidth``):
+        4 for S4 and U4, 8 for PRED; None for TUPLE, OPAQUE and TOKEN.
+
+        Examples
+        --------
+        >>> xs.PrimitiveType.U2.bit_width, xs.PrimitiveType.BF16.bit_width
+        (2, 16)
+        """
+        size = _BYTE_SIZES[self]
+        return _SUB_BYTE_BITS.get(self, None if size is None else 8 * size)
 
     @property
     def text(self) -> str:
@@ -190,7 +232,8 @@ class PrimitiveType(enum.IntEnum):
                 return cls(value)
             except ValueError:
                 raise ValueError(
-                    f"unknown element type number {value}; expected 1 to 18"
+                    f"unknown element type number {value}; expected one of "
+                    + ", ".join(str(int(t)) for t in sorted(cls))
                 ) from None
         if isinstance(value, (np.dtype, type)):
             return cls.from_dtype(value)
@@ -219,6 +262,32 @@ _BYTE_SIZES = {
     PrimitiveType.BF16: 2,
     PrimitiveType.TOKEN: None,
     PrimitiveType.C128: 16,
+    PrimitiveType.F8E5M2: 1,
+    PrimitiveType.F8E4M3FN: 1,
+    PrimitiveType.S4: 1,
+    PrimitiveType.U4: 1,
+    PrimitiveType.F8E4M3B11FNUZ: 1,
+    PrimitiveType.F8E5M2FNUZ: 1,
+    PrimitiveType.F8E4M3FNUZ: 1,
+    PrimitiveType.S2: 1,
+    PrimitiveType.U2: 1,
+    PrimitiveType.F8E4M3: 1,
+    PrimitiveType.F8E3M4: 1,
+    PrimitiveType.S1: 1,
+    PrimitiveType.U1: 1,
+    PrimitiveType.F4E2M1FN: 1,
+    PrimitiveType.F8E8M0FNU: 1,
+}
+
+# Types narrower than a byte, by their width in bits.
+_SUB_BYTE_BITS = {
+    PrimitiveType.S1: 1,
+    PrimitiveType.U1: 1,
+    PrimitiveType.S2: 2,
+    PrimitiveType.U2: 2,
+    PrimitiveType.S4: 4,
+    PrimitiveType.U4: 4,
+    PrimitiveType.F4E2M1FN: 4,
 }
 
 _NUMPY_NAMES = {

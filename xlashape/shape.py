@@ -7,11 +7,14 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from . import tiling
 from ._frozen import Frozen
 from ._plan import LayoutPlan
+from ._tiled import TiledPlan
 from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
 from .layout import Layout
 from .primitive_type import PrimitiveType
+from .strides import layout_from_strides
 
 __all__ = ["Shape", "require_shape", "validate_layout"]
 
@@ -20,10 +23,15 @@ _LETTERS = {2: "yx", 3: "zyx", 4: "pzyx"}
 _INTP_MAX = int(np.iinfo(np.intp).max)
 
 
-def validate_layout(layout: Layout, dimensions: tuple[int, ...]) -> None:
-    """Raise ValueError unless ``layout`` fits an array of ``dimensions``.
+def validate_layout(
+    layout: Layout, dimensions: tuple[int, ...], element_type: PrimitiveType | None = None
+) -> None:
+    """Raise ValueError unless ``layout`` fits an array of ``dimensions``
+    (and of ``element_type``, when given).
 
-    The checks and their messages follow XLA's ``ValidateLayoutForShape``.
+    The checks and their messages follow XLA's ``ValidateLayoutForShape``;
+    an ``element_size_in_bits`` wider than the element type's byte size is
+    refused too, since no buffer could hold it.
     """
     rank = len(dimensions)
     m2m = layout.minor_to_major
@@ -57,6 +65,15 @@ def validate_layout(layout: Layout, dimensions: tuple[int, ...]) -> None:
                     f"for dimension {i}, dimension padding ({width}) is smaller "
                     f"than the dimension size ({size}) of the shape"
                 )
+    bits = layout.element_size_in_bits
+    if bits and element_type is not None:
+        byte_size = element_type.byte_size
+        assert byte_size is not None  # array element types only
+        if bits > 8 * byte_size:
+            raise ValueError(
+                f"layout element_size_in_bits is {bits}, more than the "
+                f"{8 * byte_size} bits of a {element_type} element"
+            )
 
 
 class Shape(Frozen):
@@ -66,7 +83,11 @@ class Shape(Frozen):
     (row-major). The shape is validated when built: sizes are >= 0, the layout
     fits the rank, padded widths are at least the sizes, and the padded
     element count fits in int64. Shapes are immutable, hashable and equal by
-    value (type, dimensions and the whole layout).
+    value (type, dimensions, dynamic dimensions and the whole layout).
+
+    ``dynamic_dimensions`` marks bounded dynamic dimensions (``f32[<=16,3]``
+    has ``(True, False)``): their size is an upper bound, and the buffer is
+    laid out at that bound, as XLA lays it out.
 
     Parameters
     ----------
@@ -76,6 +97,8 @@ class Shape(Frozen):
         The size of each dimension, each at least 0.
     layout : Layout, optional
         How the elements lie in memory; None (the default) for row-major.
+    dynamic_dimensions : iterable of bool, optional
+        One flag per dimension marking bounded dynamic sizes (default: none).
 
     Raises
     ------
@@ -98,10 +121,11 @@ class Shape(Frozen):
     (2, (1, 3), 15)
     """
 
-    __slots__ = ("_element_type", "_dimensions", "_layout", "_plan")
+    __slots__ = ("_element_type", "_dimensions", "_layout", "_dynamic", "_plan")
     _element_type: PrimitiveType
     _dimensions: tuple[int, ...]
     _layout: Layout
+    _dynamic: tuple[bool, ...]
     _plan: LayoutPlan
 
     def __init__(
@@ -109,6 +133,7 @@ class Shape(Frozen):
         element_type: PrimitiveType | int | str,
         dimensions: Iterable[int],
         layout: Layout | None = None,
+        dynamic_dimensions: Iterable[bool] = (),
     ) -> None:
         etype = PrimitiveType.coerce(element_type)
         if not etype.is_array:
@@ -127,7 +152,8 @@ class Shape(Frozen):
             layout = Layout(range(len(dims) - 1, -1, -1))
         elif not isinstance(layout, Layout):
             raise TypeError(f"layout must be a Layout or None, got {type(layout).__name__}")
-        validate_layout(layout, dims)
+        validate_layout(layout, dims, etype)
+        dynamic = _dynamic_flags(dynamic_dimensions, len(dims))
         widths = layout.padded_dimensions or dims
         for i, width in enumerate(widths):
             if width > INT64_MAX:
@@ -135,17 +161,26 @@ class Shape(Frozen):
                     f"dimension {i} has size or padded width {width}, more than the "
                     f"int64 maximum {INT64_MAX}"
                 )
-        count = math.prod(widths)
+        if layout.tiles:
+            count = math.prod(tiling.tiled_extents(dims, layout.minor_to_major, layout.tiles))
+            what = f"with tiles {''.join(map(str, layout.tiles))}"
+        else:
+            count = math.prod(widths)
+            what = f"padded widths {list(widths)}"
         if count > INT64_MAX:
             raise OverflowError(
                 f"shape {etype.text}[{','.join(map(str, dims))}] holds {count} "
-                f"elements (padded widths {list(widths)}), more than the int64 "
-                f"maximum {INT64_MAX}"
+                f"elements ({what}), more than the int64 maximum {INT64_MAX}"
             )
         object.__setattr__(self, "_element_type", etype)
         object.__setattr__(self, "_dimensions", dims)
         object.__setattr__(self, "_layout", layout)
-        object.__setattr__(self, "_plan", LayoutPlan(dims, layout.minor_to_major, widths))
+        object.__setattr__(self, "_dynamic", dynamic)
+        if layout.tiles:
+            plan: LayoutPlan = TiledPlan.build(dims, layout)
+        else:
+            plan = LayoutPlan(dims, layout.minor_to_major, widths)
+        object.__setattr__(self, "_plan", plan)
 
     @classmethod
     def from_array(cls, array: np.ndarray) -> Shape:
@@ -165,7 +200,7 @@ class Shape(Frozen):
         Size-1 dimensions have no meaningful stride: they are slotted in by
         dimension number, so C and Fortran arrays still get the layouts above.
         An array with no elements gets the default layout. See
-        :func:`xlashape.buffers.layout_from_strides` for the exact rules.
+        :func:`xlashape.strides.layout_from_strides` for the exact rules.
 
         Parameters
         ----------
@@ -190,9 +225,6 @@ class Shape(Frozen):
         >>> Shape.from_array(np.zeros((2, 3, 4), dtype=np.float32).transpose(2, 0, 1))
         Shape('f32', (4, 2, 3), Layout(minor_to_major=(0, 2, 1)))
         """
-        # buffers imports this module, so it is imported on use.
-        from .buffers import layout_from_strides
-
         if not isinstance(array, np.ndarray):
             raise TypeError(
                 f"from_array reads a NumPy array's strides, got {type(array).__name__}"
@@ -242,6 +274,50 @@ class Shape(Frozen):
         Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5))
         """
         return self._layout
+
+    @property
+    def dynamic_dimensions(self) -> tuple[bool, ...]:
+        """For each dimension, whether it is a bounded dynamic dimension.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[<=16,3]").dynamic_dimensions
+        (True, False)
+        """
+        return self._dynamic
+
+    def is_dynamic_dimension(self, dimension_number: int) -> bool:
+        """Whether a dimension is dynamic (its size an upper bound); negative
+        numbers count from the end.
+
+        Examples
+        --------
+        >>> xs.Shape("f32", (16, 3), dynamic_dimensions=(True, False)).is_dynamic_dimension(-2)
+        True
+        """
+        return self._dynamic[normalize_dimension(dimension_number, self.rank)]
+
+    @property
+    def is_static(self) -> bool:
+        """Whether no dimension is dynamic.
+
+        Examples
+        --------
+        >>> xs.Shape("f32", (16, 3)).is_static
+        True
+        """
+        return not any(self._dynamic)
+
+    @property
+    def is_tiled(self) -> bool:
+        """Whether the layout has tiles.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[3,5]{1,0:T(2,2)}").is_tiled
+        True
+        """
+        return bool(self._layout.tiles)
 
     @property
     def rank(self) -> int:
@@ -339,7 +415,8 @@ class Shape(Frozen):
     # -- memory ----------------------------------------------------------
     @property
     def padded_dimensions(self) -> tuple[int, ...]:
-        """The width each dimension occupies in memory (its size if unpadded).
+        """The width each dimension occupies in memory (its size if unpadded;
+        a tiled layout pads whole tiles instead, see ``tiled_dimensions``).
 
         Examples
         --------
@@ -348,6 +425,22 @@ class Shape(Frozen):
         (3, 5)
         """
         return self._layout.padded_dimensions or self._dimensions
+
+    @property
+    def tiled_dimensions(self) -> tuple[int, ...]:
+        """The dimensions of the array the tiles make, most major first: tile
+        counts, then within-tile sizes (the physical dimensions if untiled).
+        Their product is ``buffer_size``.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[3,5]{1,0:T(2,2)}").tiled_dimensions
+        (2, 3, 2, 2)
+        """
+        layout = self._layout
+        if not layout.tiles:
+            return tuple(self.padded_dimensions[d] for d in reversed(layout.minor_to_major))
+        return tiling.tiled_extents(self._dimensions, layout.minor_to_major, layout.tiles)
 
     @property
     def element_count(self) -> int:
@@ -363,7 +456,8 @@ class Shape(Frozen):
 
     @property
     def buffer_size(self) -> int:
-        """The number of elements in the linear buffer, padding included.
+        """The number of elements in the linear buffer, padding (of widths or
+        of whole tiles) included.
 
         Examples
         --------
@@ -377,12 +471,21 @@ class Shape(Frozen):
     def strides(self) -> tuple[int, ...]:
         """Each dimension's stride in elements, following the layout.
 
+        A tiled layout has none (a step along a dimension jumps between
+        tiles): ValueError.
+
         Examples
         --------
         >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
         >>> s.strides
         (1, 3)
         """
+        if self._layout.tiles:
+            raise ValueError(
+                f"shape {self} has a tiled layout: a step along one dimension does "
+                "not move a fixed distance in memory, so it has no strides; use "
+                "ravel/unravel or IndexUtil to place elements"
+            )
         return self._plan.strides
 
     @property
@@ -390,15 +493,28 @@ class Shape(Frozen):
         """Each dimension's stride in bytes: ``strides`` times the element's
         byte size, as exact Python ints.
 
+        ValueError for a tiled layout (no strides) and for elements packed
+        below a byte (``element_size_in_bits`` under 8), whose strides are
+        not whole bytes.
+
         Examples
         --------
         >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
         >>> s.byte_strides
         (4, 12)
         """
+        strides = self.strides
+        bits = self._layout.element_size_in_bits
+        if bits:
+            if bits % 8:
+                raise ValueError(
+                    f"shape {self} packs elements into {bits} bits, so its strides "
+                    "are not whole bytes"
+                )
+            return tuple(stride * (bits // 8) for stride in strides)
         size = self._element_type.byte_size
         assert size is not None  # a Shape holds array element types only
-        return tuple(stride * size for stride in self._plan.strides)
+        return tuple(stride * size for stride in strides)
 
     @property
     def numpy_strides(self) -> tuple[int, ...]:
@@ -430,14 +546,56 @@ class Shape(Frozen):
 
     # -- value semantics (the rest is Frozen's) ----------------------------
     def _key(self) -> tuple[object, ...]:
+        if any(self._dynamic):
+            return (self._element_type, self._dimensions, self._layout, self._dynamic)
         return (self._element_type, self._dimensions, self._layout)
 
     def __repr__(self) -> str:
-        return f"Shape({self._element_type.text!r}, {self._dimensions}, {self._layout!r})"
+        dynamic = f", dynamic_dimensions={self._dynamic}" if any(self._dynamic) else ""
+        return (
+            f"Shape({self._element_type.text!r}, {self._dimensions}, {self._layout!r}{dynamic})"
+        )
 
     def __str__(self) -> str:
-        dims = ",".join(map(str, self._dimensions))
-        return f"{self._element_type.text}[{dims}]{self._layout}"
+        """XLA's ``HumanStringWithLayout``: ``f32[2,3]{1,0}``; a scalar's
+        layout only when it says more than ``{}``, as XLA prints it."""
+        layout = str(self._layout)
+        return self.dimensions_text() + ("" if layout == "{}" else layout)
+
+    def dimensions_text(self) -> str:
+        """``f32[<=16,3]``: the element type and sizes, ``<=`` marking bounds.
+
+        Examples
+        --------
+        >>> xs.Shape("f32", (16, 3), dynamic_dimensions=(True, False)).dimensions_text()
+        'f32[<=16,3]'
+        """
+        dims = ",".join(
+            f"<={size}" if dynamic else str(size)
+            for size, dynamic in zip(self._dimensions, self._dynamic)
+        )
+        return f"{self._element_type.text}[{dims}]"
+
+
+def _dynamic_flags(values: Iterable[bool], rank: int) -> tuple[bool, ...]:
+    """One flag per dimension (all False when ``values`` is empty)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(
+            f"dynamic_dimensions must be a sequence of booleans, got {type(values).__name__}"
+        )
+    flags = tuple(values)
+    if not flags:
+        return (False,) * rank
+    if len(flags) != rank:
+        raise ValueError(
+            f"dynamic_dimensions has {len(flags)} entries, but the shape is rank {rank}"
+        )
+    for i, flag in enumerate(flags):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(
+                f"dynamic_dimensions[{i}] must be a boolean, got {type(flag).__name__} {flag!r}"
+            )
+    return tuple(bool(f) for f in flags)
 
 
 def require_shape(value: object, name: str = "shape") -> Shape:

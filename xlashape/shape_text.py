@@ -1,76 +1,230 @@
-"""Shapes as text: ``f32[2,3]`` and ``f32[2,3]{1,0}``, printed and parsed."""
+"""Shapes as text, as XLA prints and parses them.
+
+``f32[2,3]{1,0}``, tiles and layout attributes (``{1,0:T(8,128)(2,1)E(4)S(1)}``,
+``*`` for a combined tile dimension), bounded dynamic sizes (``f32[<=16,3]``),
+tuples (``(f32[2,3]{1,0}, s32[])``), ``token[]`` and ``opaque[]``.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
-from .layout import Layout
+from .layout import Layout, Tile
 from .primitive_type import PrimitiveType
 from .shape import Shape
+from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
-__all__ = ["human_string", "human_string_with_layout", "parse_shape_string"]
+__all__ = ["human_string", "human_string_with_layout", "parse_array_shape_string", "parse_shape_string"]
 
-_SHAPE = re.compile(
-    r"\s*(?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\](?:\{(?P<layout>[^}]*)\})?\s*", re.ASCII
-)
-_INTS = re.compile(r"\s*(?:\d+\s*(?:,\s*\d+\s*)*)?", re.ASCII)
-
-
-def human_string(shape: Shape) -> str:
-    """``f32[2,3]``: the element type and dimensions."""
-    return f"{shape.element_type.text}[{','.join(map(str, shape.dimensions))}]"
-
-
-def human_string_with_layout(shape: Shape) -> str:
-    """``f32[2,3]{1,0}``: with the layout's minor_to_major (padding is not
-    part of XLA's text form)."""
-    return human_string(shape) + str(shape.layout)
+# Layout attributes XLA prints that xlashape does not model, by letter.
+_UNMODELLED = {
+    "L": "tail padding alignment",
+    "M": "dynamic shape metadata prefix",
+    "SC": "split configs",
+    "D": "dimension level types (sparse layouts)",
+    "#": "index primitive type (sparse layouts)",
+    "*": "pointer primitive type (sparse layouts)",
+    "P": "physical shape (sparse layouts)",
+}
+_TOKEN = re.compile(r"\s*(<=|[A-Za-z][A-Za-z0-9]*|\d+|[#*?()\[\]{},:])", re.ASCII)
 
 
-def _ints(text: str, field: str, source: str) -> tuple[int, ...]:
-    if not _INTS.fullmatch(text):
-        if ":" in text and field == "layout":
-            raise ValueError(
-                f"cannot parse shape {source!r}: layout attributes after ':' "
-                f"(tiling, memory space, element size) are not supported in {{{text}}}"
-            )
-        raise ValueError(
-            f"cannot parse shape {source!r}: {field} must be non-negative "
-            f"integers separated by commas, got {text!r}"
-        )
-    try:
-        return tuple(int(v) for v in text.split(",")) if text.strip() else ()
-    except ValueError as e:  # more digits than int() converts
-        raise ValueError(f"cannot parse shape {source!r}: {field}: {e}") from None
+def human_string(shape: AnyShape) -> str:
+    """``f32[2,3]``: the element type and dimensions (``<=`` marks a bound);
+    tuples as ``(f32[2,3], s32[])``."""
+    if isinstance(shape, TupleShape):
+        return "(" + ", ".join(human_string(s) for s in shape) + ")"
+    if isinstance(shape, NonArrayShape):
+        return str(shape)
+    return shape.dimensions_text()
 
 
-def parse_shape_string(text: str) -> Shape:
-    """Read a shape written as :func:`human_string` or
-    :func:`human_string_with_layout` prints it, such as ``"f32[2,3]{0,1}"``.
+def human_string_with_layout(shape: AnyShape) -> str:
+    """``f32[2,3]{1,0}``: with the layout, tiles, element size and memory
+    space as XLA prints them (the 2017 padding has no text form); a scalar's
+    layout only when it is more than ``{}``."""
+    return str(shape)
 
-    Raises ValueError quoting the text for anything else, including XLA
-    forms xlashape does not model (tuples, dynamic sizes, tiled layouts).
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[tuple[str, int]] = []
+        position = 0
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if match is None:
+                if text[position:].strip() == "":
+                    break
+                raise ValueError(
+                    f"cannot parse shape {text!r}: unexpected character "
+                    f"{text[position]!r} at position {position}"
+                )
+            self.tokens.append((match.group(1), match.start(1)))
+            position = match.end()
+        self.k = 0
+
+    def fail(self, reason: str) -> NoReturn:
+        raise ValueError(f"cannot parse shape {self.text!r}: {reason}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.k][0] if self.k < len(self.tokens) else None
+
+    def take(self, expected: str | None = None, what: str = "") -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            where = "the end" if token is None else f"{token!r} at position {self.tokens[self.k][1]}"
+            self.fail(f"expected {what or repr(expected)}, found {where}")
+        self.k += 1
+        return token
+
+    def number(self, what: str) -> int:
+        token = self.take(what=what)
+        if not token.isdigit():
+            self.fail(f"expected {what}, found {token!r} at position {self.tokens[self.k - 1][1]}")
+        try:
+            return int(token)
+        except ValueError as e:  # more digits than int() converts
+            self.fail(f"{what}: {e}")
+
+    def shape(self) -> AnyShape:
+        if self.peek() == "(":
+            self.take("(")
+            elements: list[AnyShape] = []
+            while self.peek() != ")":
+                if elements:
+                    self.take(",", "',' or ')' in a tuple")
+                elements.append(self.shape())
+            self.take(")")
+            return TupleShape(elements)
+        name = self.take(what="an element type such as f32")
+        try:  # the page writes F32[3,5]: upper case is read too
+            element_type = PrimitiveType.from_text(name.lower())
+        except ValueError as e:
+            self.fail(str(e))
+        dims, dynamic = self.dimensions()
+        if element_type in (PrimitiveType.TOKEN, PrimitiveType.OPAQUE):
+            if dims:
+                self.fail(f"{name} shapes have no dimensions")
+            return NonArrayShape(element_type)
+        if element_type == PrimitiveType.TUPLE:
+            self.fail("a tuple is written (shape, shape, ...)")
+        layout = self.layout() if self.peek() == "{" else None
+        try:
+            return Shape(element_type, dims, layout, dynamic)
+        except (ValueError, OverflowError) as e:
+            raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+
+    def dimensions(self) -> tuple[list[int], list[bool]]:
+        self.take("[", "'['")
+        dims: list[int] = []
+        dynamic: list[bool] = []
+        while self.peek() != "]":
+            if dims:
+                self.take(",", "',' or ']' between dimensions")
+            bounded = self.peek() == "<="
+            if bounded:
+                self.take("<=")
+            if self.peek() == "?":
+                self.fail(
+                    "unbounded dynamic dimensions ('?') have no buffer layout; "
+                    "give a bound, as in <=16"
+                )
+            dims.append(self.number("a dimension size"))
+            dynamic.append(bounded)
+        self.take("]")
+        return dims, dynamic
+
+    def layout(self) -> Layout:
+        self.take("{")
+        m2m: list[int] = []
+        while self.peek() not in ("}", ":"):
+            if m2m:
+                self.take(",", "',' between minor_to_major entries")
+            m2m.append(self.number("a dimension number in the layout"))
+        tiles: list[Tile] = []
+        bits = space = 0
+        seen: set[str] = set()
+        if self.peek() == ":":
+            self.take(":")
+            while self.peek() != "}":
+                letter = self.take(what="a layout attribute such as T(8,128)")
+                if letter in seen:
+                    self.fail(f"layout attribute {letter} appears twice")
+                seen.add(letter)
+                if letter == "T":
+                    while self.peek() == "(":
+                        tiles.append(self.tile())
+                    if not tiles:
+                        self.fail("T must be followed by at least one tile, as in T(8,128)")
+                elif letter in ("E", "S"):
+                    self.take("(")
+                    value = self.number("an integer")
+                    self.take(")")
+                    if letter == "E":
+                        bits = value
+                    else:
+                        space = value
+                elif letter in _UNMODELLED:
+                    self.fail(
+                        f"layout attribute {letter}(...) ({_UNMODELLED[letter]}) is not "
+                        "modelled by xlashape"
+                    )
+                else:
+                    self.fail(f"unknown layout attribute {letter!r}")
+        self.take("}")
+        try:
+            return Layout(m2m, tiles=tiles, element_size_in_bits=bits, memory_space=space)
+        except ValueError as e:
+            raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+
+    def tile(self) -> Tile:
+        self.take("(")
+        sizes: list[int] = []
+        while self.peek() != ")":
+            if sizes:
+                self.take(",", "',' between tile sizes")
+            if self.peek() == "*":
+                self.take("*")
+                sizes.append(Tile.COMBINE)
+            else:
+                sizes.append(self.number("a tile size or *"))
+        self.take(")")
+        try:
+            return Tile(sizes)
+        except ValueError as e:
+            raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+
+
+def parse_shape_string(text: str) -> AnyShape:
+    """Read a shape as XLA writes it: ``"f32[2,3]{0,1}"``,
+    ``"bf16[128,256]{1,0:T(8,128)(2,1)}"``, ``"s4[1024]{0:E(4)}"``,
+    ``"f32[<=16,3]"``, ``"(f32[2,3]{1,0}, s32[])"``, ``"token[]"``.
+
+    Whitespace between tokens is allowed, as XLA allows it. Raises
+    ValueError quoting the text for anything else, naming what was
+    expected, and for the layout attributes xlashape does not model
+    (``L``, ``M``, ``SC`` and the sparse ones).
     """
     if not isinstance(text, str):
         raise TypeError(f"shape string must be a str, got {type(text).__name__}")
-    match = _SHAPE.fullmatch(text)
-    if match is None:
-        reason = (
-            "tuple shapes are not supported"
-            if text.lstrip().startswith("(")
-            else "expected the form TYPE[D0,D1,...] or TYPE[D0,D1,...]{M0,M1,...}, "
+    parser = _Parser(text)
+    if parser.peek() is None:
+        parser.fail(
+            "expected the form TYPE[D0,D1,...] or TYPE[D0,D1,...]{M0,M1,...}, "
             "such as f32[2,3]{1,0}"
         )
-        raise ValueError(f"cannot parse shape {text!r}: {reason}")
-    try:
-        element_type = PrimitiveType.from_text(match["type"])
-    except ValueError as e:
-        raise ValueError(f"cannot parse shape {text!r}: {e}") from None
-    dims = _ints(match["dims"], "dimensions", text)
-    layout = None
-    if match["layout"] is not None:
-        layout = Layout(_ints(match["layout"], "layout", text))
-    try:
-        return Shape(element_type, dims, layout)
-    except (ValueError, OverflowError) as e:
-        raise ValueError(f"invalid shape {text!r}: {e}") from None
+    shape = parser.shape()
+    if parser.peek() is not None:
+        parser.fail(f"unexpected {parser.peek()!r} after the shape")
+    return shape
+
+
+def parse_array_shape_string(text: str) -> Shape:
+    """:func:`parse_shape_string` for where only an array will do: a tuple,
+    token or opaque shape is a ValueError naming what it is."""
+    shape = parse_shape_string(text)
+    if not isinstance(shape, Shape):
+        raise ValueError(f"shape {text!r} is {shape.element_type.name.lower()} shape, not an array")
+    return shape

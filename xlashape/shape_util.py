@@ -7,11 +7,12 @@ from collections.abc import Iterable
 import numpy as np
 
 from . import shape_text
-from ._validate import as_int_tuple
-from .layout import Layout
+from ._validate import as_int, as_int_tuple
+from .layout import Layout, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape import require_shape as _shape
+from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["ShapeUtil"]
 
@@ -69,6 +70,18 @@ def _placement(shape: Shape) -> tuple[tuple[int, int], ...]:
     return tuple(runs)
 
 
+def _tuple(shape: object) -> TupleShape:
+    if not isinstance(shape, TupleShape):
+        raise TypeError(f"shape must be a TupleShape, got {type(shape).__name__}: {shape}")
+    return shape
+
+
+def _any(shape: object) -> AnyShape:
+    if not isinstance(shape, (Shape, TupleShape, NonArrayShape)):
+        raise TypeError(f"shape must be a Shape, TupleShape or NonArrayShape, got {type(shape).__name__}")
+    return shape
+
+
 class ShapeUtil:
     """Static helpers on :class:`Shape`, named after XLA's ``ShapeUtil``.
 
@@ -81,13 +94,20 @@ class ShapeUtil:
 
     # -- construction ----------------------------------------------------
     @staticmethod
-    def make_shape(element_type: PrimitiveType | int | str, dimensions: Iterable[int]) -> Shape:
-        """A shape with the default major-to-minor layout.
+    def make_shape(
+        element_type: PrimitiveType | int | str,
+        dimensions: Iterable[int],
+        dynamic_dimensions: Iterable[bool] = (),
+    ) -> Shape:
+        """A shape with the default major-to-minor layout; ``dynamic_dimensions``
+        marks bounded dynamic sizes, as in XLA's ``MakeShape``.
 
         Parameters
         ----------
         element_type : PrimitiveType, int or str
         dimensions : iterable of int
+        dynamic_dimensions : iterable of bool, optional
+            One flag per dimension (default: none dynamic).
 
         Returns
         -------
@@ -97,8 +117,120 @@ class ShapeUtil:
         --------
         >>> xs.ShapeUtil.make_shape("s8", [4, 5])
         Shape('s8', (4, 5), Layout(minor_to_major=(1, 0)))
+        >>> print(xs.ShapeUtil.make_shape("f32", [16, 3], [True, False]))
+        f32[<=16,3]{1,0}
         """
-        return Shape(element_type, dimensions)
+        return Shape(element_type, dimensions, None, dynamic_dimensions)
+
+    @staticmethod
+    def make_shape_with_dense_layout(
+        element_type: PrimitiveType | int | str,
+        dimensions: Iterable[int],
+        minor_to_major: Iterable[int],
+        tiles: Iterable[Tile | Iterable[int]] = (),
+        element_size_in_bits: int = 0,
+        memory_space: int = 0,
+    ) -> Shape:
+        """A shape with today's layout fields, as XLA's ``MakeShapeWithDenseLayout``
+        (without its tail padding and split configs).
+
+        Examples
+        --------
+        >>> print(xs.ShapeUtil.make_shape_with_dense_layout("s4", [123, 456], [1, 0], [(2, 128)], 4))
+        s4[123,456]{1,0:T(2,128)E(4)}
+        """
+        layout = Layout(
+            minor_to_major,
+            tiles=tiles,
+            element_size_in_bits=element_size_in_bits,
+            memory_space=memory_space,
+        )
+        return Shape(element_type, dimensions, layout)
+
+    @staticmethod
+    def make_tuple_shape(shapes: Iterable[AnyShape]) -> TupleShape:
+        """A tuple of the given shapes.
+
+        Examples
+        --------
+        >>> print(xs.ShapeUtil.make_tuple_shape([xs.Shape("f32", [2, 3]), xs.Shape("s32", [])]))
+        (f32[2,3]{1,0}, s32[])
+        """
+        return TupleShape(shapes)
+
+    @staticmethod
+    def make_token_shape() -> NonArrayShape:
+        """``token[]``.
+
+        Examples
+        --------
+        >>> print(xs.ShapeUtil.make_token_shape())
+        token[]
+        """
+        return NonArrayShape(PrimitiveType.TOKEN)
+
+    @staticmethod
+    def make_opaque_shape() -> NonArrayShape:
+        """``opaque[]``.
+
+        Examples
+        --------
+        >>> print(xs.ShapeUtil.make_opaque_shape())
+        opaque[]
+        """
+        return NonArrayShape(PrimitiveType.OPAQUE)
+
+    @staticmethod
+    def is_tuple(shape: AnyShape) -> bool:
+        """Whether ``shape`` is a tuple.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.is_tuple(xs.ShapeUtil.parse_shape_string("(f32[2], s32[])"))
+        True
+        """
+        return isinstance(shape, TupleShape)
+
+    @staticmethod
+    def is_array(shape: AnyShape) -> bool:
+        """Whether ``shape`` is an array (not a tuple, token or opaque value).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.is_array(xs.ShapeUtil.make_token_shape())
+        False
+        """
+        return isinstance(shape, Shape)
+
+    @staticmethod
+    def tuple_element_count(shape: TupleShape) -> int:
+        """The number of elements of a tuple shape.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.tuple_element_count(xs.ShapeUtil.parse_shape_string("(f32[2], s32[])"))
+        2
+        """
+        return len(_tuple(shape))
+
+    @staticmethod
+    def get_tuple_element_shape(shape: TupleShape, index: int) -> AnyShape:
+        """Element ``index`` of a tuple shape (XLA's ``GetTupleElementShape``).
+
+        Examples
+        --------
+        >>> t = xs.ShapeUtil.parse_shape_string("(f32[2], s32[])")
+        >>> print(xs.ShapeUtil.get_tuple_element_shape(t, 1))
+        s32[]
+        """
+        elements = _tuple(shape).tuple_shapes
+        i = as_int(index, "index")
+        if not 0 <= i < len(elements):
+            raise IndexError(
+                f"tuple element index {i} is out of range for a tuple of "
+                f"{len(elements)} elements; expected 0 <= index < {len(elements)}"
+            )
+        return elements[i]
 
     @staticmethod
     def make_shape_with_layout(
@@ -192,12 +324,18 @@ class ShapeUtil:
         return _shape(shape).element_count
 
     @staticmethod
-    def byte_size_of(shape: Shape) -> int:
-        """Bytes of the linear buffer, padding counted.
+    def byte_size_of(shape: AnyShape) -> int:
+        """Bytes of the linear buffer, padding (2017 widths or whole tiles)
+        counted, sub-byte elements packed as ``element_size_in_bits`` says
+        (rounded up to whole bytes, as XLA's ``ByteSizeOf``).
+
+        A tuple gives the sum over its leaves (tokens and opaque values take
+        none). XLA's own ``ByteSizeOf`` of a tuple counts its table of
+        pointers instead (``pointer_size`` times the element count).
 
         Parameters
         ----------
-        shape : Shape
+        shape : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -208,8 +346,19 @@ class ShapeUtil:
         >>> padded = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> xs.ShapeUtil.byte_size_of(padded)
         60
+        >>> xs.ShapeUtil.byte_size_of(xs.ShapeUtil.parse_shape_string("f32[3,5]{1,0:T(2,2)}"))
+        96
+        >>> xs.ShapeUtil.byte_size_of(xs.ShapeUtil.parse_shape_string("s4[3]{0:E(4)}"))
+        2
         """
+        if isinstance(shape, TupleShape):
+            return sum(ShapeUtil.byte_size_of(leaf) for leaf in shape.leaves())
+        if isinstance(shape, NonArrayShape):
+            return 0
         shape = _shape(shape)
+        bits = shape.layout.element_size_in_bits
+        if bits:
+            return -(-shape.buffer_size * bits // 8)
         size = shape.element_type.byte_size
         assert size is not None  # a Shape holds array element types only
         return shape.buffer_size * size
@@ -279,12 +428,13 @@ class ShapeUtil:
 
     # -- text ------------------------------------------------------------
     @staticmethod
-    def human_string(shape: Shape) -> str:
-        """The shape as XLA writes it, without the layout: ``f32[2,3]``.
+    def human_string(shape: AnyShape) -> str:
+        """The shape as XLA writes it, without the layout: ``f32[2,3]``;
+        tuples as ``(f32[2,3], s32[])``.
 
         Parameters
         ----------
-        shape : Shape
+        shape : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -296,15 +446,16 @@ class ShapeUtil:
         >>> xs.ShapeUtil.human_string(padded)
         'f32[2,3]'
         """
-        return shape_text.human_string(_shape(shape))
+        return shape_text.human_string(_any(shape))
 
     @staticmethod
-    def human_string_with_layout(shape: Shape) -> str:
-        """The shape as XLA writes it, with the layout: ``f32[2,3]{1,0}``.
+    def human_string_with_layout(shape: AnyShape) -> str:
+        """The shape as XLA writes it, with the layout: ``f32[2,3]{1,0}``,
+        ``f32[3,5]{1,0:T(2,2)}``; tuples too.
 
         Parameters
         ----------
-        shape : Shape
+        shape : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -316,27 +467,29 @@ class ShapeUtil:
         >>> xs.ShapeUtil.human_string_with_layout(padded)
         'f32[2,3]{0,1}'
         """
-        return shape_text.human_string_with_layout(_shape(shape))
+        return shape_text.human_string_with_layout(_any(shape))
 
     @staticmethod
-    def parse_shape_string(text: str) -> Shape:
-        """Read ``f32[2,3]`` or ``f32[2,3]{1,0}`` back into a Shape.
+    def parse_shape_string(text: str) -> AnyShape:
+        """Read a shape as XLA writes it: ``f32[2,3]{1,0}``, tiles and layout
+        attributes (``{1,0:T(8,128)(2,1)E(4)S(1)}``), bounded sizes
+        (``f32[<=16,3]``), tuples, ``token[]`` and ``opaque[]`` (see
+        :func:`xlashape.shape_text.parse_shape_string`).
 
         Parameters
         ----------
         text : str
-            An element type, the dimensions in brackets and, optionally, the
-            ``minor_to_major`` order in braces, as XLA's HLO text writes shapes.
+            A shape as XLA's HLO text writes it.
 
         Returns
         -------
-        Shape
+        Shape, TupleShape or NonArrayShape
 
         Raises
         ------
         ValueError
             For text that is not a shape, or layout attributes this model lacks
-            (tiles, memory spaces), naming what is wrong.
+            (``L``, ``M``, ``SC`` and the sparse ones), naming what is wrong.
 
         Examples
         --------

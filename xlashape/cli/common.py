@@ -13,7 +13,7 @@ from typing import NoReturn
 from ..layout import Layout
 from ..primitive_type import PaddingValue
 from ..shape import Shape
-from ..shape_util import ShapeUtil
+from ..shape_text import parse_array_shape_string
 
 PROG = "xlashape"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -63,7 +63,7 @@ class Parser(argparse.ArgumentParser):
 # -- argument types ----------------------------------------------------------
 def _shape_text(text: str) -> Shape:
     try:
-        return ShapeUtil.parse_shape_string(text)
+        return parse_array_shape_string(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

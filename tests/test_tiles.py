@@ -1,0 +1,299 @@
+"""Tiled layouts: XLA's "Tiled layout" page and tests, the reference, the kernels.
+
+Worked examples come from openxla/xla ``docs/tiled_layout.md`` (the "Tiled
+layout" page), ``xla/shape_util.cc`` (``ShapeUtil::ArraySize``) and
+``xla/layout_util.cc`` (``ValidateLayoutForShape``), each cited where used.
+"""
+
+from __future__ import annotations
+
+import math
+
+import hypothesis.strategies as st
+import numpy as np
+import pytest
+from hypothesis import given
+from inputs import index_arrays
+from strategies import all_multi_indices
+
+import xlashape as xs
+from xlashape import (
+    IndexOutOfBoundsError,
+    IndexUtil,
+    Layout,
+    Shape,
+    ShapeUtil,
+    Tile,
+    reference,
+    tiling,
+)
+
+
+def tiled(text: str) -> Shape:
+    shape = ShapeUtil.parse_shape_string(text)
+    assert isinstance(shape, Shape)
+    return shape
+
+
+def offsets(shape: Shape) -> np.ndarray:
+    """The reference offset of every element, as an array of the shape's dimensions."""
+    index = all_multi_indices(shape)
+    return np.array([reference.linear_index_of(shape, tuple(r)) for r in index]).reshape(shape.dimensions)
+
+
+# -- the page's examples ----------------------------------------------------
+# docs/tiled_layout.md, Figure 1: F32[3,5]{1,0:T(2,2)}. The 2x3 tiles of 2x2
+# are laid out row-major and each tile row-major inside; the white cells of
+# the picture are the padding of the tiles in column 2 and row 1.
+FIGURE_1 = np.array(
+    [
+        [0, 1, 4, 5, 8],
+        [2, 3, 6, 7, 10],
+        [12, 13, 16, 17, 20],
+    ]
+)
+
+
+def test_figure_1_offsets():
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    assert shape.buffer_size == 24  # 6 tiles of 4
+    assert shape.tiled_dimensions == (2, 3, 2, 2)
+    np.testing.assert_array_equal(offsets(shape), FIGURE_1)
+    index = all_multi_indices(shape)
+    np.testing.assert_array_equal(xs.ravel(index, shape), FIGURE_1.ravel())
+    np.testing.assert_array_equal(xs.unravel(FIGURE_1.ravel(), shape), index)
+
+
+def test_figure_1_worked_element():
+    # "element (2,3) has tile index (1,1), and within-tile index (0,1) ... = 17"
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    assert IndexUtil.multidimensional_index_to_linear_index(shape, (2, 3)) == 17
+    assert IndexUtil.linear_index_to_multidimensional_index(shape, 17) == (2, 3)
+    assert reference.linear_index_of(shape, (2, 3)) == 17
+
+
+@pytest.mark.parametrize("offset", [9, 11, 14, 15, 18, 19, 21, 22, 23])
+def test_figure_1_padding_is_refused(offset):
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    for call in (
+        lambda: IndexUtil.linear_index_to_multidimensional_index(shape, offset),
+        lambda: xs.unravel([0, offset], shape),
+        lambda: reference.multi_index_at(shape, offset),
+    ):
+        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {offset}.* lands on tile padding"):
+            call()
+
+
+def test_figure_2_repeated_tiling():
+    # docs/tiled_layout.md, Figure 2: a 4x8 array tiled (2,4) then (2,1): each
+    # 2x1 pair (an even row's element above an odd row's) is adjacent, as
+    # in TPU BF16 packing.
+    shape = Shape("bf16", (4, 8), Layout((1, 0), tiles=[(2, 4), (2, 1)]))
+    expected = np.array(
+        [
+            [0, 2, 4, 6, 8, 10, 12, 14],
+            [1, 3, 5, 7, 9, 11, 13, 15],
+            [16, 18, 20, 22, 24, 26, 28, 30],
+            [17, 19, 21, 23, 25, 27, 29, 31],
+        ]
+    )
+    np.testing.assert_array_equal(offsets(shape), expected)
+    np.testing.assert_array_equal(xs.ravel(all_multi_indices(shape), shape), expected.ravel())
+
+
+def test_alternative_16_bit_format_example():
+    # docs/tiled_layout.md, item 5: an 8x8 array tiled (2,4)(2,1,1,1); the
+    # element (6,5) has linear index 51.
+    shape = Shape("bf16", (8, 8), Layout((1, 0), tiles=[(2, 4), (2, 1, 1, 1)]))
+    assert reference.linear_index_of(shape, (6, 5)) == 51
+    assert IndexUtil.multidimensional_index_to_linear_index(shape, (6, 5)) == 51
+    assert IndexUtil.linear_index_to_multidimensional_index(shape, 51) == (6, 5)
+    assert shape.tiled_dimensions == (2, 2, 2, 4, 2, 1, 1, 1)
+
+
+def test_bf16_32x256_tiles():
+    # docs/tiled_layout.md, item 5: BF16[32,256] tiled (8,128) is (4,2,8,128),
+    # then (2,1,1,1) gives (2,2,8,128,2,1,1,1).
+    shape = Shape("bf16", (32, 256), Layout((1, 0), tiles=[(8, 128), (2, 1, 1, 1)]))
+    assert shape.tiled_dimensions == (2, 2, 8, 128, 2, 1, 1, 1)
+
+
+def test_combining_dimensions():
+    # docs/tiled_layout.md, "Combining dimensions using tiles": the tile
+    # (*,*,2,*,3) on F32[2,7,8,11,10]{4,3,2,1,0} tiles it as F32[112,110]{1,0}
+    # tiled by (2,3).
+    combined = Shape("f32", (2, 7, 8, 11, 10), Layout((4, 3, 2, 1, 0), tiles=[(-1, -1, 2, -1, 3)]))
+    flat = Shape("f32", (112, 110), Layout((1, 0), tiles=[(2, 3)]))
+    assert combined.buffer_size == flat.buffer_size == 56 * 37 * 6
+    index = all_multi_indices(combined)
+    flat_index = np.stack(
+        [np.ravel_multi_index(index[:, :3].T, (2, 7, 8)), np.ravel_multi_index(index[:, 3:].T, (11, 10))],
+        axis=1,
+    )
+    np.testing.assert_array_equal(xs.ravel(index, combined), xs.ravel(flat_index, flat))
+    picked = index[:: 97]
+    assert [reference.linear_index_of(combined, tuple(r)) for r in picked] == list(
+        xs.ravel(picked, combined)
+    )
+    np.testing.assert_array_equal(xs.unravel(xs.ravel(index, combined), combined), index)
+
+
+# -- sizes, against ShapeUtil::ArraySize (xla/shape_util.cc) ------------------
+@pytest.mark.parametrize(
+    "text, size_bytes",
+    [
+        # ArraySize rounds each tiled dimension up to the tile, from the most minor.
+        ("f32[123,456]{0,1:T(2,128)}", 128 * 456 * 4),
+        ("f32[123,456]{1,0:T(2,128)}", 124 * 512 * 4),
+        # element_size_in_bits: CeilOfRatio(elements * bits, 8).
+        ("s4[123,456]{1,0:T(2,128)E(4)}", 124 * 512 // 2),
+        ("s4[3]{0:E(4)}", 2),
+        # A tile longer than the rank counts the missing dimensions as 1.
+        ("u16[]{:T(256)}", 512),
+        ("u32[]{:T(128)}", 512),
+        ("bf16[1,1536]{1,0:T(2,128)(2,1)}", 2 * 1536 * 2),
+        ("bf16[6144]{0:T(1024)(128)(2,1)}", 6144 * 2),
+        ("f32[8,128]{1,0:T(8,128)S(1)}", 8 * 128 * 4),
+    ],
+)
+def test_byte_sizes(text, size_bytes):
+    shape = tiled(text)
+    assert ShapeUtil.byte_size_of(shape) == size_bytes
+    assert shape.buffer_size == reference.buffer_size(shape)
+
+
+def test_rank_zero_tile_places_the_scalar_first():
+    shape = tiled("u16[]{:T(256)}")
+    assert IndexUtil.multidimensional_index_to_linear_index(shape, ()) == 0
+    assert IndexUtil.linear_index_to_multidimensional_index(shape, 0) == ()
+    with pytest.raises(IndexOutOfBoundsError, match="tile padding"):
+        IndexUtil.linear_index_to_multidimensional_index(shape, 1)
+
+
+# -- validation (xla/layout_util.cc, ValidateLayoutForShape) -------------------
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (lambda: Tile(()), ValueError, "layout has invalid tiles"),
+        (lambda: Tile((8, 0)), ValueError, "layout has invalid tiles.*size 0"),
+        (lambda: Tile((8, -2)), ValueError, "layout has invalid tiles.*size -2"),
+        (lambda: Tile((8, -1)), ValueError, "ends in \\*"),
+        (lambda: Layout((1, 0), (4, 4), tiles=[(2, 2)]), ValueError, "both padded_dimensions and tiles"),
+        (lambda: Layout((0,), element_size_in_bits=-4), ValueError, "element_size_in_bits must be >= 0"),
+        (lambda: Shape("s8", (4,), Layout((0,), element_size_in_bits=16)), ValueError, "more than the 8 bits"),
+        (lambda: Layout((0,), tiles=[8]), TypeError, "tile dimensions must be a sequence"),
+    ],
+)
+def test_invalid_tiles_are_refused(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_tiled_shapes_have_no_strides():
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    with pytest.raises(ValueError, match=r"tiled layout.*no strides"):
+        _ = shape.strides
+    with pytest.raises(ValueError, match="no strides"):
+        IndexUtil.get_dimension_stride(shape, 0)
+
+
+# -- kernels against the reference -------------------------------------------
+@st.composite
+def tiled_shapes(draw, tiles=None):
+    """A tiled Shape: random sizes (often not multiples of the tile), order
+    and tiles, or the given tiles."""
+    rank = draw(st.integers(1 if tiles is None else max(len(t) for t in tiles[:1]), 4))
+    dims = draw(st.lists(st.integers(0, 20), min_size=rank, max_size=rank))
+    m2m = draw(st.permutations(range(rank)))
+    if tiles is None:
+        count = draw(st.integers(1, 3))
+        tiles = []
+        for _ in range(count):
+            length = draw(st.integers(1, rank + 1))
+            sizes = draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, -1]), min_size=length, max_size=length))
+            sizes[-1] = abs(sizes[-1])
+            tiles.append(sizes)
+    if math.prod(dims) > 3000:
+        dims = [min(d, 6) for d in dims]
+    return Shape("f32", dims, Layout(m2m, tiles=tiles))
+
+
+def check_against_reference(shape: Shape) -> None:
+    index = all_multi_indices(shape)
+    expected = [reference.linear_index_of(shape, tuple(r)) for r in index]
+    assert xs.ravel(index, shape).tolist() == expected
+    assert len(set(expected)) == len(expected) and all(0 <= k < shape.buffer_size for k in expected)
+    assert xs.unravel(np.array(expected, dtype=np.int64), shape).tolist() == index.tolist()
+    # The reference inverts itself, and every other offset is tile padding.
+    rng = np.random.default_rng(len(expected))
+    for k in rng.choice(len(expected), min(len(expected), 20), replace=False) if expected else ():
+        assert reference.multi_index_at(shape, expected[k]) == tuple(index[k])
+    taken = set(expected)
+    padding = [k for k in rng.integers(0, shape.buffer_size, 40) if k not in taken] if shape.buffer_size else []
+    for k in padding[:5]:
+        with pytest.raises(IndexOutOfBoundsError, match="tile padding"):
+            reference.multi_index_at(shape, int(k))
+        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {k} at row 1 .*tile padding"):
+            xs.unravel([expected[0] if expected else 0, k], shape)
+
+
+@given(tiled_shapes(tiles=[(8, 128)]))
+def test_t8_128_agrees_with_reference(shape):
+    check_against_reference(shape)
+
+
+@given(tiled_shapes(tiles=[(8, 128), (2, 1)]))
+def test_t8_128_2_1_agrees_with_reference(shape):
+    check_against_reference(shape)
+
+
+@given(st.integers(0, 40), st.integers(0, 300))
+def test_t8_128_large_dims(rows, columns):
+    check_against_reference(Shape("bf16", (rows, columns), Layout((1, 0), tiles=[(8, 128), (2, 1)])))
+
+
+@given(tiled_shapes())
+def test_any_tiling_agrees_with_reference(shape):
+    check_against_reference(shape)
+
+
+def test_layouts_without_a_digit_form_use_the_reference():
+    # (3) then (2): the second tile does not divide the first's 3.
+    shape = Shape("f32", (10,), Layout((0,), tiles=[(3,), (2,)]))
+    assert tiling.digits(shape.dimensions, (0,), shape.layout.tiles) is None
+    assert shape.tiled_dimensions == (4, 2, 2)
+    check_against_reference(shape)
+
+
+@pytest.mark.parametrize("text", ["f32[37,300]{1,0:T(8,128)}", "bf16[37,300]{0,1:T(8,128)(2,1)}"])
+def test_every_index_form(text):
+    shape = tiled(text)
+    rng = np.random.default_rng(7)
+    index = np.stack([rng.integers(0, d, 50) for d in shape.dimensions], axis=1)
+    expected = [reference.linear_index_of(shape, tuple(r)) for r in index]
+    for label, value in index_arrays(index):
+        assert xs.ravel(value, shape).tolist() == expected, label
+    for label, value in index_arrays(np.array(expected)):
+        assert xs.unravel(value, shape).tolist() == index.tolist(), label
+
+
+def test_ravel_errors_and_modes():
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    with pytest.raises(IndexOutOfBoundsError, match="index 5 is out of bounds for dimension 1 with size 5 at row 1"):
+        xs.ravel([[0, 0], [1, 5]], shape)
+    np.testing.assert_array_equal(
+        xs.ravel([[4, -1], [-1, 7]], shape, mode="wrap"),
+        [reference.linear_index_of(shape, (1, 4)), reference.linear_index_of(shape, (2, 2))],
+    )
+    np.testing.assert_array_equal(
+        xs.ravel(np.array([[4, 7]], dtype=np.uint8), shape, mode="clip"),
+        [reference.linear_index_of(shape, (2, 4))],
+    )
+
+
+def test_threads_give_the_same_answer():
+    shape = tiled("f32[1000,300]{1,0:T(8,128)}")
+    index = all_multi_indices(shape)
+    one = xs.ravel(index, shape, threads=1)
+    np.testing.assert_array_equal(xs.ravel(index, shape, threads=4), one)
+    np.testing.assert_array_equal(xs.unravel(one, shape, threads=4), index)
