@@ -23,7 +23,14 @@ def cpu_features() -> dict[str, object]:
     """The kernel level in use, the best this machine supports, every level
     it supports, and the worker pool's state: ``{"level": ..., "best":
     ..., "supported": (...), "levels": LEVELS, "pool_workers": ...,
-    "pool_wake_ns": ...}``."""
+    "pool_wake_ns": ...}``.
+
+    Examples
+    --------
+    >>> features = xs.cpu_features()
+    >>> features["level"] in features["supported"]
+    True
+    """
     best = _batch.best_cpu_level()
     pool = _batch.pool_info()
     return {
