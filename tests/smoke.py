@@ -8,6 +8,7 @@ NumPy, errors name the row, and the command line runs.
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 import numpy as np
@@ -19,6 +20,10 @@ from xlashape import _batch, _index, _plan, _ravel, _unravel
 def main() -> None:
     for module in (_batch, _index, _plan, _ravel, _unravel):
         assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
+    if sysconfig.get_config_var("Py_GIL_DISABLED"):
+        # Every module is marked freethreading_compatible: importing them
+        # must not turn the GIL back on.
+        assert not sys._is_gil_enabled(), "importing xlashape enabled the GIL"
     rng = np.random.default_rng(0)
     dims = (7, 5, 3)
     rows = np.stack([rng.integers(0, d, 10_000) for d in dims], axis=1)
