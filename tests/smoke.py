@@ -5,6 +5,7 @@ NumPy, errors name the row, and the command line runs.
     python tests/smoke.py
 """
 
+import importlib.machinery
 import os
 import subprocess
 import sys
@@ -14,12 +15,18 @@ import tempfile
 import numpy as np
 
 import xlashape as xs
-from xlashape import _batch, _index, _plan, _ravel, _unravel
 
 
 def main() -> None:
-    for module in (_batch, _index, _plan, _ravel, _unravel):
-        assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
+    package = os.path.dirname(xs.__file__)
+    compiled = [
+        name
+        for name in os.listdir(package)
+        if name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    ]
+    sources = [name for name in os.listdir(package) if name.endswith(".pyx")]
+    assert compiled, f"no compiled modules in {package}"
+    assert len(compiled) >= len(sources), f"compiled modules {compiled} for {sources}"
     if sysconfig.get_config_var("Py_GIL_DISABLED"):
         # Every module is marked freethreading_compatible: importing them
         # must not turn the GIL back on.

@@ -20,3 +20,11 @@ def test_example_runs(script, tmp_path):
 
 def test_there_are_examples():
     assert EXAMPLES
+
+
+def test_smoke_test_passes(tmp_path):
+    """tests/smoke.py, which each wheel build runs, passes here too."""
+    smoke = Path(__file__).with_name("smoke.py")
+    result = subprocess.run([sys.executable, str(smoke)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "smoke test passed" in result.stdout
