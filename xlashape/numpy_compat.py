@@ -39,7 +39,8 @@ __all__ = ["ravel_multi_index", "unravel_index"]
 ModeKind: TypeAlias = Literal["raise", "wrap", "clip"]
 # NumPy's order ('C' or 'F'), or a minor_to_major sequence.
 Order: TypeAlias = Literal["C", "F"] | Sequence[int] | None
-IntLike: TypeAlias = int | np.integer[Any] | np.bool[Any]
+# A string: NumPy before 2.3 (the last ones for Python 3.10) cannot subscript np.bool.
+IntLike: TypeAlias = "int | np.integer[Any] | np.bool[Any]"
 ShapeLike: TypeAlias = SupportsIndex | Sequence[SupportsIndex]
 
 # NumPy's phrases where its own tests pin them (TestRavelUnravelIndex).
