@@ -31,6 +31,30 @@ from xlashape.errors import index_out_of_bounds
 cdef extern from "plan.h" nogil:
     uint64_t xs_divide(uint64_t n, const xs_divisor* d)
 
+
+cdef extern from "tiled.h" nogil:
+    int XS_TILED_MAX_TERMS
+    ctypedef struct xs_tiled:
+        int rank
+        int n_terms
+        uint64_t size
+        const uint64_t* extent
+        const int* dim
+        const int* shift
+        const uint64_t* mask
+        const uint64_t* stride
+        const int* u_dim
+        const int* u_weight
+        const int* u_pow2
+        const int* u_shift
+        const xs_divisor* u_radix
+    ctypedef Py_ssize_t (*xs_tiled_ravel_fn)(const xs_tiled*, const int64_t*, int64_t*,
+                                             Py_ssize_t, Py_ssize_t)
+    ctypedef Py_ssize_t (*xs_tiled_unravel_fn)(const xs_tiled*, const int64_t*, char*,
+                                               Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t)
+    xs_tiled_ravel_fn* xs_tiled_ravel_by_terms
+    xs_tiled_unravel_fn* xs_tiled_unravel_by_terms
+
 cdef enum:
     MAX_SLOTS = 128  # the most groups, axes or dimensions a kernel keeps on its stack
 
@@ -75,6 +99,12 @@ cdef class TiledPlan(LayoutPlan):
     cdef xs_divisor* axis_modulus        # modulus, divisor 0 for none (general)
     cdef xs_divisor* axis_radix          # extent, for unravel
     cdef uint64_t* axis_weight            # divisor, as a multiplier for unravel
+    # The fast path (csrc/tiled.h): shifts of single dimensions, int64 input.
+    cdef readonly bint fast
+    cdef xs_tiled t
+    cdef int* term_int                    # dim, shift, u_dim, u_weight, u_pow2, u_shift
+    cdef uint64_t* term_u64               # mask, stride
+    cdef xs_divisor* term_radix
 
     @staticmethod
     def build(tuple dimensions, layout):
@@ -133,6 +163,46 @@ cdef class TiledPlan(LayoutPlan):
             self.axis_mask[a] = (axis.modulus - 1) if axis.modulus else <uint64_t> -1
             if not _pow2(axis.divisor) or (axis.modulus and not _pow2(axis.modulus)):
                 self.shifts = False
+        self._setup_fast(form)
+
+    cdef _setup_fast(self, form):
+        """The fast path's terms: every axis of extent > 1, when each is a
+        shift and a mask of one dimension."""
+        cdef Py_ssize_t k, m
+        terms = [(axis, stride) for axis, stride in zip(form.axes, form.strides) if axis.extent > 1]
+        m = len(terms)
+        single = all(len(group.dimensions) == 1 for group in form.groups)
+        if not (self.shifts and single and 1 <= m <= XS_TILED_MAX_TERMS and self.rank <= 64):
+            return
+        self.term_int = <int*> _alloc(6 * m, sizeof(int))
+        self.term_u64 = <uint64_t*> _alloc(2 * m, sizeof(uint64_t))
+        self.term_radix = <xs_divisor*> _alloc(m, sizeof(xs_divisor))
+        for k, (axis, stride) in enumerate(terms):
+            dim = form.groups[axis.group].dimensions[0]
+            self.term_int[k] = dim
+            self.term_int[m + k] = _log2(axis.divisor)
+            self.term_u64[k] = (axis.modulus - 1) if axis.modulus else <uint64_t> -1
+            self.term_u64[m + k] = stride
+        for k, (axis, stride) in enumerate(reversed(terms)):  # most minor first
+            self.term_int[2 * m + k] = form.groups[axis.group].dimensions[0]
+            self.term_int[3 * m + k] = _log2(axis.divisor)
+            self.term_int[4 * m + k] = _pow2(axis.extent)
+            self.term_int[5 * m + k] = _log2(axis.extent)
+            self.term_radix[k] = _divisor(axis.extent)
+        self.t.rank = <int> self.rank
+        self.t.n_terms = <int> m
+        self.t.size = <uint64_t> self.size
+        self.t.extent = self.c.extent
+        self.t.dim = self.term_int
+        self.t.shift = self.term_int + m
+        self.t.mask = self.term_u64
+        self.t.stride = self.term_u64 + m
+        self.t.u_dim = self.term_int + 2 * m
+        self.t.u_weight = self.term_int + 3 * m
+        self.t.u_pow2 = self.term_int + 4 * m
+        self.t.u_shift = self.term_int + 5 * m
+        self.t.u_radix = self.term_radix
+        self.fast = True
 
     def __dealloc__(self):
         PyMem_Free(self.member_start)
@@ -148,6 +218,9 @@ cdef class TiledPlan(LayoutPlan):
         PyMem_Free(self.axis_modulus)
         PyMem_Free(self.axis_radix)
         PyMem_Free(self.axis_weight)
+        PyMem_Free(self.term_int)
+        PyMem_Free(self.term_u64)
+        PyMem_Free(self.term_radix)
 
     def ravel_batch(self, indices, mode="raise", out=None, threads=None):
         """xlashape.ravel on this plan (what _batch hands tiled plans to)."""
@@ -293,6 +366,31 @@ def unravel(TiledPlan plan, const index_t[:] linear, int64_t[:, :] out,
     return bad
 
 
+def ravel_fast(TiledPlan plan, const int64_t[:, ::1] rows, int64_t[::1] out,
+               Py_ssize_t start, Py_ssize_t stop):
+    """The fast path of ravel_rows (C-contiguous int64 rows)."""
+    cdef Py_ssize_t bad
+    cdef xs_tiled_ravel_fn kernel = xs_tiled_ravel_by_terms[plan.t.n_terms]
+    if stop <= start:
+        return -1
+    with nogil:
+        bad = kernel(&plan.t, &rows[0, 0], &out[0], start, stop)
+    return bad
+
+
+def unravel_fast(TiledPlan plan, const int64_t[::1] linear, int64_t[:, :] out,
+                 Py_ssize_t start, Py_ssize_t stop):
+    """The fast path of unravel (contiguous int64 offsets)."""
+    cdef Py_ssize_t bad
+    cdef xs_tiled_unravel_fn kernel = xs_tiled_unravel_by_terms[plan.t.n_terms]
+    if stop <= start:
+        return -1
+    with nogil:
+        bad = kernel(&plan.t, &linear[0], <char*> &out[0, 0], out.strides[0], out.strides[1],
+                     start, stop)
+    return bad
+
+
 # -- whole batches: what xlashape.ravel/unravel (through _batch) call -------
 def _by_dtype(kernel):
     """A fused kernel's specialisations keyed by index dtype."""
@@ -347,8 +445,11 @@ def ravel_batch(TiledPlan plan, indices, mode="raise", out=None, threads=None):
             row = [int(v) for v in rows[r]]
             out[r] = reference.linear_index_of(plan, _apply_modes(row, codes, plan.dimensions), r)
         return out
-    args = (plan, rows, np.frombuffer(codes, dtype=np.uint8), any(codes), out)
-    bad = _run(_RAVEL_ROWS[rows.dtype], args, n, _batch.check_threads(threads))
+    if plan.fast and modes is None and rows.dtype == np.int64 and rows.flags.c_contiguous:
+        bad = _run(ravel_fast, (plan, rows, out), n, _batch.check_threads(threads))
+    else:
+        args = (plan, rows, np.frombuffer(codes, dtype=np.uint8), any(codes), out)
+        bad = _run(_RAVEL_ROWS[rows.dtype], args, n, _batch.check_threads(threads))
     if bad >= 0:
         values = tuple(int(v) for v in rows[bad])
         for dim, (value, size) in enumerate(zip(values, plan.dimensions)):
@@ -378,7 +479,10 @@ def unravel_batch(TiledPlan plan, offsets, out=None, threads=None):
         for r in range(n):
             out[r] = reference.multi_index_at(plan, int(linear[r]), r)
         return out
-    bad = _run(_UNRAVEL[linear.dtype], (plan, linear, out), n, _batch.check_threads(threads))
+    if plan.fast and linear.dtype == np.int64 and linear.flags.c_contiguous and n:
+        bad = _run(unravel_fast, (plan, linear, out), n, _batch.check_threads(threads))
+    else:
+        bad = _run(_UNRAVEL[linear.dtype], (plan, linear, out), n, _batch.check_threads(threads))
     if bad >= 0:
         reference.multi_index_at(plan, int(linear[bad]), bad)
         raise AssertionError(f"kernel flagged row {bad} but it is valid")  # pragma: no cover

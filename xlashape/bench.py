@@ -27,7 +27,7 @@ from . import IndexUtil, Layout, Shape, convert, get_num_threads
 
 __all__ = ["Case", "add_arguments", "make_case_data", "numpy_equivalents", "run"]
 
-LAYOUTS = ("row-major", "column-major", "permuted", "padded")
+LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
 # The default set: about a minute on a 2-core machine.
 DEFAULT_SIZES = (10**3, 10**5, 10**7)
 QUICK_SIZES = (10**3, 10**5)
@@ -36,7 +36,7 @@ QUICK_SIZES = (10**3, 10**5)
 def make_layout(name: str, rank: int) -> Layout:
     """One of LAYOUTS for ``rank``: 'permuted' moves dimension 0 to the
     middle of the order; 'padded' is that permutation with every dimension
-    padded by one."""
+    padded by one; 'tiled' is row-major tiled by (8,128)."""
     if name == "row-major":
         return Layout(range(rank - 1, -1, -1))
     if name == "column-major":
@@ -47,6 +47,8 @@ def make_layout(name: str, rank: int) -> Layout:
         return Layout(order)
     if name == "padded":
         return Layout(order, [d + 1 for d in case_dimensions(rank)])
+    if name == "tiled":  # row-major, the two most minor dimensions in TPU tiles
+        return Layout(range(rank - 1, -1, -1), tiles=[(8, 128)])
     raise ValueError(f"unknown layout {name!r}; expected one of {', '.join(LAYOUTS)}")
 
 
@@ -109,7 +111,8 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
     with padded widths as dims, as a tuple of column views and (for the
     row-major layout, which needs no reordering) as ``a.T``. The unravel
     result is stacked into the same (N, rank) buffer xlashape fills. NumPy
-    cannot tell padding positions from elements, so it checks less."""
+    cannot tell padding positions from elements, so it checks less; it has
+    no tiled layouts either, so the 'tiled' rows time its untiled call."""
     shape = case.shape
     order = shape.layout.major_to_minor
     widths = tuple(shape.padded_dimensions[d] for d in order)
@@ -274,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
     cases = [
         (Case(op, n, layout=layout), threads)
         for op in ("ravel", "unravel")
-        for layout in ("row-major", "padded")
+        for layout in ("row-major", "padded", "tiled")
         for n in sizes
         for threads in thread_counts
     ]
