@@ -297,3 +297,76 @@ def test_threads_give_the_same_answer():
     one = xs.ravel(index, shape, threads=1)
     np.testing.assert_array_equal(xs.ravel(index, shape, threads=4), one)
     np.testing.assert_array_equal(xs.unravel(one, shape, threads=4), index)
+
+
+# -- buffers -----------------------------------------------------------------
+def test_figure_1_buffer():
+    # docs/tiled_layout.md, Figure 1: the array in memory, tile by tile, with
+    # zeros where the page draws white padding.
+    shape = tiled("f32[3,5]{1,0:T(2,2)}")
+    array = np.arange(15, dtype=np.float32).reshape(3, 5)
+    buffer = xs.to_linear(array, shape)
+    expected = reference.linear_values(shape, array.ravel().tolist(), fill=0.0)
+    np.testing.assert_array_equal(buffer, expected)
+    np.testing.assert_array_equal(buffer[FIGURE_1.ravel()], array.ravel())
+    np.testing.assert_array_equal(xs.from_linear(buffer, shape), array)
+    with pytest.raises(ValueError, match=r"no strides express the tiled layout.*from_linear"):
+        xs.view_linear(buffer, shape)
+
+
+def test_view_where_strides_express_the_tiles():
+    # One whole tile: the within-tile offsets are the only ones.
+    shape = tiled("f32[8,128]{1,0:T(8,128)}")
+    array = np.arange(1024, dtype=np.float32).reshape(8, 128)
+    view = xs.view_linear(xs.to_linear(array, shape), shape)
+    np.testing.assert_array_equal(view, array)
+    assert view.strides == (512, 4)
+
+
+@given(tiled_shapes())
+def test_buffers_round_trip(shape):
+    array = np.arange(shape.element_count, dtype=np.float32).reshape(shape.dimensions)
+    buffer = xs.to_linear(array, shape)
+    assert buffer.size == shape.buffer_size
+    np.testing.assert_array_equal(xs.from_linear(buffer, shape), array)
+    expected = reference.linear_values(shape, array.ravel().tolist(), fill=0.0)
+    np.testing.assert_array_equal(buffer, expected)
+
+
+@pytest.mark.parametrize(
+    "text, values, packed",
+    [
+        # xla/util.h PackIntN: the first element in the high-order bits.
+        ("s4[5]{0:E(4)}", [1, -2, 3, -8, 7], [0x1E, 0x38, 0x70]),
+        ("u4[4]{0:E(4)}", [1, 2, 15, 0], [0x12, 0xF0]),
+        ("u2[5]{0:E(2)}", [1, 2, 3, 0, 3], [0b01101100, 0b11000000]),
+        ("pred[9]{0:E(1)}", [1, 0, 1, 1, 0, 0, 0, 1, 1], [0b10110001, 0b10000000]),
+    ],
+)
+def test_sub_byte_packing(text, values, packed):
+    shape = tiled(text)
+    dtype = bool if text.startswith("pred") else (np.int8 if text.startswith("s") else np.uint8)
+    array = np.array(values, dtype=dtype)
+    buffer = xs.to_linear(array, shape)
+    assert buffer.dtype == np.uint8 and buffer.tolist() == packed
+    assert buffer.size == ShapeUtil.byte_size_of(shape)
+    np.testing.assert_array_equal(xs.from_linear(buffer, shape), array)
+    with pytest.raises(ValueError, match="packs .* elements into each byte.*from_linear"):
+        xs.view_linear(buffer, shape)
+
+
+def test_tiled_and_packed():
+    # s4[123,456]{1,0:T(2,128)E(4)}, from hlo_parser_test.cc: tiles, then two per byte.
+    shape = tiled("s4[3,130]{1,0:T(2,128)E(4)}")
+    array = (np.arange(390) % 16 - 8).astype(np.int8).reshape(3, 130)
+    buffer = xs.to_linear(array, shape)
+    assert buffer.size == ShapeUtil.byte_size_of(shape) == 4 * 256 // 2
+    np.testing.assert_array_equal(xs.from_linear(buffer, shape), array)
+
+
+def test_sub_byte_values_must_fit():
+    with pytest.raises(ValueError, match=r"value 8 at \(1,\) does not fit s4 \(expected -8 to 7\)"):
+        xs.to_linear(np.array([0, 8], dtype=np.int8), tiled("s4[2]{0:E(4)}"))
+    # Without E(), each s4 takes a byte (XLA's ByteSizeOfPrimitiveType).
+    buffer = xs.to_linear(np.array([-8, 7], dtype=np.int8), tiled("s4[2]"))
+    assert buffer.tolist() == [-8, 7] and buffer.dtype == np.int8

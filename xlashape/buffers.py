@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from . import packing
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
 from .strides import layout_from_strides
@@ -123,8 +124,9 @@ def _new_buffer(shape: Shape, dtype: np.dtype) -> np.ndarray:
 
 # -- checks ----------------------------------------------------------------
 def _numpy_dtype(shape: Shape) -> np.dtype:
-    """The NumPy dtype of the shape's elements; TypeError if it has none."""
-    dtype = shape.element_type.numpy_dtype
+    """The NumPy dtype of the shape's elements (int8 or uint8 for sub-byte
+    integers); TypeError if it has none."""
+    dtype = packing.storage_dtype(shape.element_type)
     if dtype is None:
         raise TypeError(
             f"element type {shape.element_type.text} of shape {shape} has no NumPy "
@@ -135,8 +137,12 @@ def _numpy_dtype(shape: Shape) -> np.dtype:
 
 def _check_buffer(buffer: object, shape: Shape, what: str) -> np.ndarray:
     """``buffer`` once checked to be a linear buffer for ``shape``: a 1-D,
-    C-contiguous array of the shape's dtype and its padded size."""
+    C-contiguous array of the shape's dtype and its padded size, or for
+    packed sub-byte elements a uint8 array of the shape's byte size."""
     dtype = _numpy_dtype(shape)
+    size, unit = shape.buffer_size, "elements"
+    if packing.packed_bits(shape):
+        dtype, size, unit = np.dtype(np.uint8), -(-shape.buffer_size * shape.layout.element_size_in_bits // 8), "bytes"
     if not isinstance(buffer, np.ndarray):
         raise TypeError(
             f"{what} must be a 1-D NumPy array, got {type(buffer).__name__}; wrap raw "
@@ -149,10 +155,10 @@ def _check_buffer(buffer: object, shape: Shape, what: str) -> np.ndarray:
             f"{what} must have dtype {dtype} (native byte order) for shape {shape}, "
             f"got {buffer.dtype.str} ({buffer.dtype})"
         )
-    if buffer.size != shape.buffer_size:
+    if buffer.size != size:
         raise ValueError(
-            f"{what} holds {buffer.size} elements, but shape {shape} needs "
-            f"{shape.buffer_size} (its padded size)"
+            f"{what} holds {buffer.size} {unit}, but shape {shape} needs "
+            f"{size} (its padded size)"
         )
     if not buffer.flags.c_contiguous:
         raise ValueError(
@@ -237,7 +243,25 @@ def view_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
            [1, 4, 7]], dtype=int32)
     """
     shape = require_shape(shape)
-    return _strided_view(_check_buffer(buffer, shape, "buffer"), shape, shape.dimensions)
+    buffer = _check_buffer(buffer, shape, "buffer")
+    if packing.packed_bits(shape):
+        raise ValueError(
+            f"shape {shape} packs {8 // shape.layout.element_size_in_bits} elements into "
+            "each byte, which no NumPy view can address; use from_linear(buffer, shape) "
+            "for a copy"
+        )
+    if shape.layout.tiles:
+        strides = packing.view_strides(shape)
+        if strides is None:
+            raise ValueError(
+                f"no strides express the tiled layout of {shape}: a step along a "
+                "dimension jumps between tiles; use from_linear(buffer, shape) for a copy"
+            )
+        itemsize = buffer.itemsize
+        return np.ndarray(
+            shape.dimensions, buffer.dtype, buffer, strides=[s * itemsize for s in strides]
+        )
+    return _strided_view(buffer, shape, shape.dimensions)
 
 
 def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
@@ -266,6 +290,14 @@ def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
     (array([[1., 3.],
            [2., 4.]], dtype=float32), True)
     """
+    shape = require_shape(shape)
+    if shape.layout.tiles or packing.packed_bits(shape):
+        data = _check_buffer(buffer, shape, "buffer")
+        bits = packing.packed_bits(shape)
+        dtype = _numpy_dtype(shape)
+        if bits:
+            data = packing.unpack(data, bits, shape.buffer_size, dtype)
+        return data[packing.element_offsets(shape)].reshape(shape.dimensions)
     return view_linear(buffer, shape).copy()
 
 
@@ -330,6 +362,9 @@ def to_linear(
     shape = require_shape(shape)
     dtype = _numpy_dtype(shape)
     source = _as_source(array, shape, dtype, casting)
+    packing.check_range(source, shape.element_type)
+    if shape.layout.tiles or packing.packed_bits(shape):
+        return _to_tiled_or_packed(source, shape, dtype, out, casting)
     if out is None:
         buffer = _new_buffer(shape, dtype)
     else:
@@ -337,3 +372,20 @@ def to_linear(
         _fill_padding(buffer, shape, padding_fill_value(shape.layout.padding_value, dtype))
     np.copyto(_strided_view(buffer, shape, shape.dimensions), source, casting=casting)
     return buffer
+
+
+def _to_tiled_or_packed(
+    source: np.ndarray, shape: Shape, dtype: np.dtype, out: np.ndarray | None, casting: Casting
+) -> np.ndarray:
+    """to_linear for tiled layouts and packed elements: each element placed
+    at its offset, padding as the padding value says (0 if unspecified)."""
+    fill = padding_fill_value(shape.layout.padding_value, dtype)
+    flat = np.full(shape.buffer_size, 0 if fill is None else fill, dtype=dtype)
+    flat[packing.element_offsets(shape)] = source.astype(dtype, casting=casting).reshape(-1)
+    bits = packing.packed_bits(shape)
+    result = packing.pack(flat, bits) if bits else flat
+    if out is None:
+        return result
+    target = _check_out(out, shape, source)
+    target[...] = result
+    return target

@@ -1,0 +1,122 @@
+"""Buffers of tiled layouts and of packed sub-byte elements.
+
+A tiled layout places elements by its tiles (``xlashape.ravel`` gives each
+element's offset); ``element_size_in_bits`` below 8 packs several elements
+into each byte, the first in the high-order bits, as XLA's ``PackIntN``
+(``xla/util.h``) does. :mod:`xlashape.buffers` checks its arguments and
+calls these for such shapes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import convert
+from .primitive_type import PrimitiveType
+from .shape import Shape
+
+__all__ = ["element_offsets", "pack", "storage_dtype", "unpack", "view_strides"]
+
+# Sub-byte integers have no NumPy dtype: one per byte, in these.
+_SUB_BYTE_STORAGE = {
+    PrimitiveType.S1: np.dtype(np.int8),
+    PrimitiveType.S2: np.dtype(np.int8),
+    PrimitiveType.S4: np.dtype(np.int8),
+    PrimitiveType.U1: np.dtype(np.uint8),
+    PrimitiveType.U2: np.dtype(np.uint8),
+    PrimitiveType.U4: np.dtype(np.uint8),
+}
+
+
+def storage_dtype(element_type: PrimitiveType) -> np.dtype | None:
+    """The NumPy dtype that holds one element: the type's own, or int8 /
+    uint8 for the sub-byte integers; None where NumPy has none."""
+    return _SUB_BYTE_STORAGE.get(element_type, element_type.numpy_dtype)
+
+
+def packed_bits(shape: Shape) -> int:
+    """Bits per element when the layout packs several into a byte, else 0.
+    ValueError for an element size no byte-aligned buffer holds."""
+    bits = shape.layout.element_size_in_bits
+    size = shape.element_type.byte_size
+    assert size is not None
+    if not bits or bits == 8 * size:
+        return 0
+    etype = shape.element_type
+    width = 1 if etype == PrimitiveType.PRED else etype.bit_width if etype in _SUB_BYTE_STORAGE else None
+    if bits in (1, 2, 4) and width is not None and bits >= width:
+        return bits
+    raise ValueError(
+        f"shape {shape} stores {shape.element_type} elements in {bits} bits; buffers "
+        "pack only sub-byte integers (and pred) into 1, 2 or 4 bits, at least their width"
+    )
+
+
+def check_range(values: np.ndarray, element_type: PrimitiveType) -> None:
+    """ValueError unless every value fits a sub-byte integer type."""
+    width = element_type.bit_width
+    if element_type not in _SUB_BYTE_STORAGE or width is None or values.size == 0:
+        return
+    signed = element_type.name.startswith("S")
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    bad = np.flatnonzero((values < low) | (values > high))
+    if bad.size:
+        position = np.unravel_index(bad[0], values.shape)
+        raise ValueError(
+            f"value {values.flat[bad[0]]} at {tuple(int(p) for p in position)} does not fit "
+            f"{element_type} (expected {low} to {high})"
+        )
+
+
+def element_offsets(shape: Shape) -> np.ndarray:
+    """The buffer offset of every element, in row-major order."""
+    if shape.rank == 0:
+        return convert.ravel(np.zeros((1, 0), dtype=np.int64), shape)
+    index = np.indices(shape.dimensions).reshape(shape.rank, -1).T
+    return convert.ravel(np.ascontiguousarray(index), shape)
+
+
+def pack(values: np.ndarray, bits: int) -> np.ndarray:
+    """Elements (one per byte) packed ``8 // bits`` to a byte, the first in
+    the high-order bits; the last byte's unused bits are 0."""
+    per = 8 // bits
+    count = -(-values.size // per) * per
+    lanes = np.zeros(count, dtype=np.uint8)
+    lanes[: values.size] = values.view(np.uint8) & ((1 << bits) - 1)
+    shifts = (bits * np.arange(per - 1, -1, -1)).astype(np.uint8)
+    return np.bitwise_or.reduce(lanes.reshape(-1, per) << shifts, axis=1).astype(np.uint8)
+
+
+def unpack(data: np.ndarray, bits: int, count: int, dtype: np.dtype) -> np.ndarray:
+    """The first ``count`` elements packed in ``data``, sign-extended for a
+    signed ``dtype``."""
+    per = 8 // bits
+    shifts = (bits * np.arange(per - 1, -1, -1)).astype(np.uint8)
+    lanes = ((data[:, None] >> shifts) & ((1 << bits) - 1)).reshape(-1)[:count]
+    if dtype.kind == "i":
+        signed = lanes.astype(np.int8)
+        return np.where(signed >= 1 << (bits - 1), signed - (1 << bits), signed).astype(dtype)
+    return lanes.astype(dtype)
+
+
+def view_strides(shape: Shape) -> tuple[int, ...] | None:
+    """Element strides that place every element of a tiled shape where its
+    tiles do, or None where no strides can: a view exists when each
+    dimension spans one axis of the tiled array, unsplit."""
+    plan = shape._plan
+    form = getattr(plan, "digits", None)
+    if form is None:
+        return None
+    strides = [0] * shape.rank
+    for number, group in enumerate(form.groups):
+        spans = [
+            (axis, stride)
+            for axis, stride in zip(form.axes, form.strides)
+            if axis.group == number and axis.extent > 1
+        ]
+        if not spans:
+            continue
+        if len(group.dimensions) != 1 or len(spans) != 1 or spans[0][0].divisor != 1:
+            return None
+        strides[group.dimensions[0]] = spans[0][1]
+    return tuple(strides)
