@@ -519,7 +519,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     # Every case of the quick set was measured, and the table shows those
     # measurements: one row per case, in order, with the recorded values.
     assert {(c["op"], c["layout"]) for c in cases} == {
-        (op, layout) for op in ("ravel", "unravel") for layout in ("row-major", "padded")
+        (op, layout) for op in ("ravel", "unravel") for layout in ("row-major", "padded", "tiled")
     }
     assert {c["n"] for c in cases} == {10**3, 10**5}
     assert all(c["xlashape_s"] > 0 and c["copy_s"] > 0 and c["numpy_s"] for c in cases)

@@ -351,7 +351,7 @@ def test_sub_byte_packing(text, values, packed):
     assert buffer.dtype == np.uint8 and buffer.tolist() == packed
     assert buffer.size == ShapeUtil.byte_size_of(shape)
     np.testing.assert_array_equal(xs.from_linear(buffer, shape), array)
-    with pytest.raises(ValueError, match="packs .* elements into each byte.*from_linear"):
+    with pytest.raises(ValueError, match=r"packs .* elements into each byte.*from_linear"):
         xs.view_linear(buffer, shape)
 
 

@@ -111,8 +111,9 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
     with padded widths as dims, as a tuple of column views and (for the
     row-major layout, which needs no reordering) as ``a.T``. The unravel
     result is stacked into the same (N, rank) buffer xlashape fills. NumPy
-    cannot tell padding positions from elements, so it checks less; it has
-    no tiled layouts either, so the 'tiled' rows time its untiled call."""
+    cannot tell padding positions from elements, so it checks less. It has
+    no tiled layouts either: for 'tiled' it ravels as if untiled, and
+    unravels over the tiled array's dimensions (the digits, not the index)."""
     shape = case.shape
     order = shape.layout.major_to_minor
     widths = tuple(shape.padded_dimensions[d] for d in order)
@@ -122,6 +123,14 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
         if case.layout == "row-major":
             calls["numpy a.T"] = lambda: np.ravel_multi_index(rows.T, widths)
         return calls
+    if case.layout == "tiled":
+        tiled = shape.tiled_dimensions
+
+        def unravel_tiles() -> np.ndarray:
+            columns = np.unravel_index(data["offsets"], tiled)
+            return np.stack(columns[: case.rank], axis=1, out=out)
+
+        return {"numpy": unravel_tiles}
     position = [order.index(d) for d in range(case.rank)]
 
     def unravel() -> np.ndarray:

@@ -297,7 +297,8 @@ def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
         dtype = _numpy_dtype(shape)
         if bits:
             data = packing.unpack(data, bits, shape.buffer_size, dtype)
-        return data[packing.element_offsets(shape)].reshape(shape.dimensions)
+        array: np.ndarray = data[packing.element_offsets(shape)]
+        return array.reshape(shape.dimensions)
     return view_linear(buffer, shape).copy()
 
 

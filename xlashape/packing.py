@@ -84,7 +84,8 @@ def pack(values: np.ndarray, bits: int) -> np.ndarray:
     lanes = np.zeros(count, dtype=np.uint8)
     lanes[: values.size] = values.view(np.uint8) & ((1 << bits) - 1)
     shifts = (bits * np.arange(per - 1, -1, -1)).astype(np.uint8)
-    return np.bitwise_or.reduce(lanes.reshape(-1, per) << shifts, axis=1).astype(np.uint8)
+    packed: np.ndarray = np.bitwise_or.reduce(lanes.reshape(-1, per) << shifts, axis=1)
+    return packed.astype(np.uint8)
 
 
 def unpack(data: np.ndarray, bits: int, count: int, dtype: np.dtype) -> np.ndarray:
@@ -95,7 +96,8 @@ def unpack(data: np.ndarray, bits: int, count: int, dtype: np.dtype) -> np.ndarr
     lanes = ((data[:, None] >> shifts) & ((1 << bits) - 1)).reshape(-1)[:count]
     if dtype.kind == "i":
         signed = lanes.astype(np.int8)
-        return np.where(signed >= 1 << (bits - 1), signed - (1 << bits), signed).astype(dtype)
+        result: np.ndarray = np.where(signed >= 1 << (bits - 1), signed - (1 << bits), signed)
+        return result.astype(dtype)
     return lanes.astype(dtype)
 
 
