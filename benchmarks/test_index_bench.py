@@ -1,10 +1,13 @@
 """The benchmark grid: xlashape against NumPy's best equivalents (and numba
 when it is installed), on identical input in the same session.
 
-Run for real with ``pytest benchmarks --benchmark-enable`` (add
-``XLASHAPE_BENCH_FULL=1`` for N = 10**7, and ``--benchmark-json FILE`` for
-throughput and ratios); under the default ``--benchmark-disable`` each case
-runs once and only checks that every implementation agrees.
+The default ``pytest`` run collects one small case per implementation,
+operation, dtype and layout, runs each once (``--benchmark-disable``) and
+checks that every implementation agrees. The full grid is opt-in: run
+``XLASHAPE_BENCH=1 pytest benchmarks --benchmark-enable`` (add
+``XLASHAPE_BENCH_FULL=1`` for N = 10**7, ``XLASHAPE_BENCH_THREADS=1,2,4``
+for a thread sweep, and ``--benchmark-json FILE`` for throughput and
+ratios).
 """
 
 import functools
@@ -17,11 +20,17 @@ import pytest
 import xlashape as xs
 from xlashape.bench import LAYOUTS, Case, make_case_data, numpy_equivalents, xlashape_call
 
-SIZES = (1, 10**3, 10**5) + ((10**7,) if os.environ.get("XLASHAPE_BENCH_FULL") else ())
-RANKS = (1, 2, 4, 8)
+GRID = bool(os.environ.get("XLASHAPE_BENCH"))
+if GRID:
+    SIZES: tuple[int, ...] = (1, 10**3, 10**4, 10**5) + ((10**7,) if os.environ.get("XLASHAPE_BENCH_FULL") else ())
+    RANKS: tuple[int, ...] = (1, 2, 4, 8)
+    THREADS = sorted({1, xs.get_num_threads(), *(
+        int(t) for t in os.environ.get("XLASHAPE_BENCH_THREADS", "").split(",") if t.strip())})
+else:  # the agreement check of the default run
+    SIZES, RANKS, THREADS = (10**3,), (4,), [1, 2]
 DTYPES = ("int32", "int64")
 # (implementation, threads): only xlashape has a thread count.
-IMPLS = sorted({("xlashape", 1), ("xlashape", xs.get_num_threads()), ("numpy", 1), ("numpy a.T", 1), ("numba", 1)})
+IMPLS = sorted({*(("xlashape", t) for t in THREADS), ("numpy", 1), ("numpy a.T", 1), ("numba", 1)})
 
 
 @functools.lru_cache(maxsize=4)
@@ -37,6 +46,8 @@ def implementation(impl: str, case: Case, threads: int):
     if impl == "numba":
         if numba_peer.numba is None:
             pytest.skip("numba is not installed")
+        if case.shape.layout.tiles:
+            pytest.skip("numba's plain loops know no tiles")
         if case.op == "ravel":
             return numba_peer.ravel_call(case.shape, data["rows"], data["ravel_out"])
         return numba_peer.unravel_call(case.shape, data["offsets"], data["unravel_out"])

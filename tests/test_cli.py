@@ -509,7 +509,10 @@ def test_version(cli):
 def test_bench_quick_prints_its_table(cli, tmp_path):
     result = cli("bench", "--quick", "--json", "bench.json")
     assert result.returncode == 0, result.stderr
-    header = "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit |"
+    header = (
+        "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
+        "| copy spread | dtype | level | numba M/s | without out= M/s |"
+    )
     assert header in result.stdout.splitlines()
     rows = [line for line in result.stdout.splitlines() if line.startswith(("| ravel", "| unravel"))]
     assert len(rows) >= 8 + 2  # the batch cases and the two scalar rows

@@ -1,10 +1,15 @@
-"""``xlashape bench``: CPU throughput side by side with NumPy.
+"""``xlashape bench``: CPU throughput side by side with NumPy (and numba).
 
-Every case runs xlashape and NumPy's best equivalent on identical input in
-the same process, and a single-thread ``np.copyto`` of as many bytes as the
-operation reads plus writes, the "copy limit". Buffers are warm (allocated
-and touched before timing), each timing is the median of several repeats,
-and only ratios measured in the same run are reported.
+Every case runs xlashape, NumPy's best equivalent, numba's bounds-checked
+loop (when numba is installed) and a single-thread ``np.copyto`` on
+identical input in the same process, interleaved round by round so that a
+busy neighbour slows them alike. The "copy limit" copies half of the bytes
+the operation reads plus writes, so that the copy's own reads and writes
+move as many bytes as the operation. Buffers are warm (allocated and
+touched before timing), except in the "without out=" column, which times
+the common call that allocates its result. Each figure is a median over
+rounds; the copy ratio also gives its spread (25th-75th percentile over
+rounds). Only ratios measured in the same run are reported.
 """
 
 from __future__ import annotations
@@ -23,13 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from . import IndexUtil, Layout, Shape, convert, get_num_threads
+from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads
+from .bench_peers import numba_call, numba_version
+from .bench_plot import plot
 
-__all__ = ["Case", "add_arguments", "make_case_data", "numpy_equivalents", "run"]
+__all__ = ["Case", "add_arguments", "make_case_data", "numpy_equivalents", "plot", "run"]
 
 LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
-# The default set: about a minute on a 2-core machine.
-DEFAULT_SIZES = (10**3, 10**5, 10**7)
+# The default set: a few minutes on a 2-core machine.
+DEFAULT_SIZES = (10**3, 10**4, 10**5, 10**7)
 QUICK_SIZES = (10**3, 10**5)
 
 
@@ -99,10 +106,16 @@ def make_case_data(case: Case, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def xlashape_call(case: Case, data: dict[str, Any], threads: int) -> Callable[[], np.ndarray]:
+def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool = True) -> Callable[[], np.ndarray]:
+    """xlashape's call for ``case``: into the warm ``out`` buffer, or (with
+    ``out=False``) allocating its result, as most callers do."""
     shape = case.shape
     if case.op == "ravel":
+        if not out:
+            return lambda: convert.ravel(data["rows"], shape, threads=threads)
         return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
+    if not out:
+        return lambda: convert.unravel(data["offsets"], shape, threads=threads)
     return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
 
 
@@ -140,23 +153,42 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
     return {"numpy": unravel}
 
 
-def median_time(call: Callable[[], object], min_time: float, min_repeats: int) -> float:
-    """Median seconds per call, after one warm-up call."""
+def calls_per_sample(call: Callable[[], object], target: float = 2e-4) -> int:
+    """How many calls make one timed sample of at least ``target`` seconds
+    (one call of a large case; many of a small one)."""
     call()
-    times: list[float] = []
+    t0 = time.perf_counter()
+    call()
+    once = max(time.perf_counter() - t0, 1e-8)
+    return max(1, min(100_000, int(target / once)))
+
+
+def interleaved_times(calls: dict[str, Callable[[], object]], min_time: float,
+                      min_rounds: int) -> dict[str, list[float]]:
+    """Seconds per call of each of ``calls``, one sample of each per round,
+    the calls taking turns, until ``min_time`` has passed and at least
+    ``min_rounds`` rounds ran (at most 200)."""
+    numbers = {name: calls_per_sample(call) for name, call in calls.items()}
+    times: dict[str, list[float]] = {name: [] for name in calls}
     start = time.perf_counter()
-    while len(times) < min_repeats or (time.perf_counter() - start < min_time and len(times) < 200):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    rounds = 0
+    while rounds < min_rounds or (time.perf_counter() - start < min_time and rounds < 200):
+        for name, call in calls.items():
+            number = numbers[name]
+            t0 = time.perf_counter()
+            for _ in range(number):
+                call()
+            times[name].append((time.perf_counter() - t0) / number)
+        rounds += 1
+    return times
 
 
-def copy_limit_time(nbytes: int, min_time: float, min_repeats: int) -> float:
-    """Median seconds of a single-thread np.copyto of ``nbytes`` bytes."""
-    src = np.ones(nbytes // 8, dtype=np.int64)
+def copy_call(nbytes: int) -> Callable[[], object]:
+    """A single-thread np.copyto of ``nbytes // 2`` bytes: it reads and
+    writes them, ``nbytes`` of traffic in all, as the operation does."""
+    src = np.ones(max(nbytes // 2 // 8, 1), dtype=np.int64)
     dst = np.zeros_like(src)
-    return median_time(lambda: np.copyto(dst, src), min_time, min_repeats)
+    return lambda: np.copyto(dst, src)
 
 
 def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
@@ -181,27 +213,55 @@ def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     return records
 
 
-def run_case(case: Case, threads: int, min_time: float, min_repeats: int) -> dict[str, Any]:
-    """Measure one case: xlashape, NumPy's best equivalent, the copy limit."""
+def _quartiles(values: list[float]) -> tuple[float, float]:
+    if len(values) < 2:
+        return values[0], values[0]
+    q = statistics.quantiles(values, n=4)
+    return q[0], q[2]
+
+
+def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
+             no_out: bool = False, peers: bool = True) -> dict[str, Any]:
+    """Measure one case: xlashape (into out=, and without it if asked),
+    NumPy's best equivalents, numba's loop, and the copy limit, interleaved."""
     data = make_case_data(case)
-    ours = median_time(xlashape_call(case, data, threads), min_time, min_repeats)
-    numpy_times = {
-        name: median_time(call, min_time, min_repeats)
-        for name, call in numpy_equivalents(case, data).items()
-    }
-    best = min(numpy_times.values())
-    copy = copy_limit_time(case.bytes_moved, min_time, min_repeats)
-    return {
+    calls: dict[str, Callable[[], object]] = {"xlashape": xlashape_call(case, data, threads)}
+    if no_out:
+        calls["xlashape without out="] = xlashape_call(case, data, threads, out=False)
+    numpy_names = []
+    if peers:
+        for name, call in numpy_equivalents(case, data).items():
+            calls[name] = call
+            numpy_names.append(name)
+        numba = numba_call(case, data)
+        if numba is not None:
+            calls["numba"] = numba
+    calls["copy"] = copy_call(case.bytes_moved)
+    times = interleaved_times(calls, min_time, min_repeats)
+    median = {name: statistics.median(t) for name, t in times.items()}
+    ours = median["xlashape"]
+    ratios = [c / x for c, x in zip(times["copy"], times["xlashape"])]
+    record: dict[str, Any] = {
         **dataclasses.asdict(case),
         "threads": threads,
+        "level": cpu.cpu_features()["level"],
         "xlashape_s": ours,
-        "numpy_s": numpy_times,
-        "copy_s": copy,
+        "copy_s": median["copy"],
         "xlashape_meps": case.n / ours / 1e6,
-        "numpy_meps": case.n / best / 1e6,
-        "speedup": best / ours,
-        "copy_fraction": copy / ours,
+        "copy_fraction": median["copy"] / ours,
+        "copy_fraction_spread": _quartiles(ratios),
+        "rounds": len(ratios),
     }
+    if numpy_names:
+        best = min(median[name] for name in numpy_names)
+        record.update(numpy_s={name: median[name] for name in numpy_names},
+                      numpy_meps=case.n / best / 1e6, speedup=best / ours)
+    if "numba" in median:
+        record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
+    if no_out:
+        fresh = median["xlashape without out="]
+        record.update(no_out_s=fresh, no_out_meps=case.n / fresh / 1e6, no_out_fraction=ours / fresh)
+    return record
 
 
 def machine() -> dict[str, Any]:
@@ -214,25 +274,40 @@ def machine() -> dict[str, Any]:
         pass
     import xlashape
 
+    features = cpu.cpu_features()
     return {
         "cpu": model,
         "cores": os.cpu_count(),
+        "threads_default": get_num_threads(),
+        "level": features["level"],
+        "best_level": features["best"],
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "numba": numba_version(),
         "xlashape": xlashape.__version__,
+        "command": "xlashape bench " + " ".join(sys.argv[2:] if sys.argv[1:2] == ["bench"] else sys.argv[1:]),
     }
 
 
+HEADER = (
+    "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
+    "| copy spread | dtype | level | numba M/s | without out= M/s |"
+)
+
+
 def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -> str:
-    lines = [
-        "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
+    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|"]
     for r in records:
+        low, high = r["copy_fraction_spread"]
+        numpy_meps = f"{r['numpy_meps']:.0f}" if "numpy_meps" in r else "-"
+        speedup = f"{r['speedup']:.1f}x" if "speedup" in r else "-"
+        numba = f"{r['numba_meps']:.0f}" if "numba_meps" in r else "-"
+        fresh = f"{r['no_out_meps']:.0f}" if "no_out_meps" in r else "-"
         lines.append(
             f"| {r['op']} | {r['layout']} | {r['n']:.0e} | {r['threads']} | "
-            f"{r['xlashape_meps']:.0f} | {r['numpy_meps']:.0f} | {r['speedup']:.1f}x | "
-            f"{r['copy_fraction']:.2f} |"
+            f"{r['xlashape_meps']:.0f} | {numpy_meps} | {speedup} | "
+            f"{r['copy_fraction']:.2f} | {low:.2f}-{high:.2f} | {r['dtype']} | {r['level']} | "
+            f"{numba} | {fresh} |"
         )
     lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
     for s in scalars:
@@ -240,73 +315,94 @@ def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -
     return "\n".join(lines)
 
 
-def plot(records: list[dict[str, Any]], path: str) -> None:
-    """Throughput against N, log-log, one line per implementation."""
-    try:
-        import matplotlib
+def caption(info: dict[str, Any]) -> str:
+    numba = f", numba {info['numba']}" if info["numba"] else ""
+    return (
+        f"rank 4; {info['cpu']}, {info['cores']} cores, kernels at level {info['level']}; "
+        f"Python {info['python']}, NumPy {info['numpy']}{numba}, xlashape {info['xlashape']}; "
+        f"command: {info['command']}. 'of copy limit': time of a single-thread np.copyto "
+        "moving as many bytes (half read, half written) over xlashape's time, median over "
+        "interleaved rounds, spread = 25th-75th percentile."
+    )
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SystemExit(
-            "xlashape: error: --plot needs matplotlib; install it with "
-            "pip install 'xlashape[plot]' (or pip install matplotlib)"
-        ) from None
-    ops = sorted({r["op"] for r in records})
-    fig, axes = plt.subplots(1, len(ops), figsize=(6 * len(ops), 4.5), squeeze=False)
-    for ax, op in zip(axes[0], ops):
-        series: dict[str, list[tuple[int, float]]] = {}
-        for r in (r for r in records if r["op"] == op):
-            tag = f"{r['layout']}"
-            series.setdefault(f"xlashape, {r['threads']} thread(s), {tag}", []).append((r["n"], r["xlashape_meps"]))
-            if r["threads"] == 1:  # NumPy and the copy do not depend on xlashape's threads
-                series.setdefault(f"NumPy, {tag}", []).append((r["n"], r["numpy_meps"]))
-                series.setdefault(f"copy limit, {tag}", []).append((r["n"], r["n"] / r["copy_s"] / 1e6))
-        for label, points in series.items():
-            xs, ys = zip(*sorted(points))
-            ax.plot(xs, ys, marker="o", label=label, linestyle="--" if label.startswith("copy") else "-")
-        ax.set(xscale="log", yscale="log", xlabel="N (indices)", ylabel="M indices / s", title=op)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected integers separated by commas, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected integers >= 1, got {text!r}")
+    return values
+
+
+def _name_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        names = [v.strip() for v in text.split(",") if v.strip()]
+        bad = [n for n in names if n not in choices]
+        if bad or not names:
+            raise argparse.ArgumentTypeError(f"expected some of {', '.join(choices)}, got {text!r}")
+        return names
+
+    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quick", action="store_true", help="small sizes and few repeats (seconds, not a minute)")
+    parser.add_argument("--quick", action="store_true", help="small sizes and few repeats (seconds, not minutes)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement to FILE as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw throughput against N (needs matplotlib)")
+    parser.add_argument("--threads", type=_int_list, metavar="T,T,...",
+                        help="thread counts to sweep (default: 1 and get_num_threads())")
+    parser.add_argument("--sizes", type=_int_list, metavar="N,N,...", help="batch sizes (default: 1e3,1e4,1e5,1e7)")
+    parser.add_argument("--dtypes", type=_name_list(("int64", "int32")), metavar="D,D",
+                        help="index dtypes (default: int64,int32; --quick: int64)")
+    parser.add_argument("--layouts", type=_name_list(LAYOUTS), metavar="L,L",
+                        help=f"layouts, of {', '.join(LAYOUTS)} (default: row-major,padded,tiled)")
+    parser.add_argument("--levels", type=_name_list(cpu.LEVELS), metavar="L,L",
+                        help="CPU levels to compare (default: the one in use)")
 
 
 def run(args: argparse.Namespace) -> int:
-    sizes = QUICK_SIZES if args.quick else DEFAULT_SIZES
-    min_time, min_repeats = (0.05, 3) if args.quick else (0.3, 5)
-    all_threads = get_num_threads()
-    thread_counts = sorted({1, all_threads})
+    quick = args.quick
+    sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
+    min_time, min_repeats = (0.05, 3) if quick else (0.3, 7)
+    thread_counts = args.threads or sorted({1, get_num_threads()})
+    dtypes = args.dtypes or (["int64"] if quick else ["int64", "int32"])
+    layouts = args.layouts or ["row-major", "padded", "tiled"]
+    levels = args.levels or [cpu.cpu_features()["level"]]
+    supported = tuple(cpu.LEVELS[: cpu.LEVELS.index(str(cpu.cpu_features()["best"])) + 1])
+    unsupported = [level for level in levels if level not in supported]
+    if unsupported:
+        raise SystemExit(f"xlashape: error: this CPU lacks the level(s) {', '.join(unsupported)}")
     cases = [
-        (Case(op, n, layout=layout), threads)
+        (Case(op, n, dtype=dtype, layout=layout), threads, level)
+        for level in levels
         for op in ("ravel", "unravel")
-        for layout in ("row-major", "padded", "tiled")
+        for dtype in dtypes
+        for layout in layouts
         for n in sizes
         for threads in thread_counts
     ]
     info = machine()
-    print(f"xlashape bench on {info['cpu']} ({info['cores']} cores), NumPy {info['numpy']}", file=sys.stderr)
+    print(f"xlashape bench on {info['cpu']} ({info['cores']} cores), level {info['level']}, "
+          f"NumPy {info['numpy']}", file=sys.stderr)
     records = []
-    for k, (case, threads) in enumerate(cases, 1):
-        print(f"[{k}/{len(cases)}] {case.op} {case.layout} N={case.n:.0e} threads={threads}", file=sys.stderr)
-        records.append(run_case(case, threads, min_time, min_repeats))
+    previous = cpu.set_cpu_level(levels[0])
+    try:
+        for k, (case, threads, level) in enumerate(cases, 1):
+            cpu.set_cpu_level(level)
+            print(f"[{k}/{len(cases)}] {case.op} {case.dtype} {case.layout} N={case.n:.0e} "
+                  f"threads={threads} level={level}", file=sys.stderr)
+            records.append(run_case(case, threads, min_time, min_repeats, no_out=case.n >= 10**5))
+    finally:
+        cpu.set_cpu_level(previous)
     print("[scalar] one index at a time", file=sys.stderr)
-    scalars = scalar_times(number=2000 if args.quick else 20000)
+    scalars = scalar_times(number=2000 if quick else 20000)
     print(format_table(records, scalars))
-    print(
-        f"\nrank 4, int64 indices; {info['cpu']}, {info['cores']} cores; Python {info['python']}, "
-        f"NumPy {info['numpy']}, xlashape {info['xlashape']}. 'of copy limit': single-thread "
-        "np.copyto time of the bytes read plus written, over xlashape's time."
-    )
+    print("\n" + caption(info))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "cases": records, "scalar": scalars}, f, indent=2)
     if args.plot:
-        plot(records, args.plot)
+        plot(records, args.plot, caption(info))
     return 0

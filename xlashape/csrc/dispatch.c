@@ -129,9 +129,24 @@ static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
 
 /* -- hand-off -------------------------------------------------------------- */
 
-/* Nanoseconds per row on one thread, per direction: measured on calls run
- * alone, so that a chunk is worth a worker's wake-up. Starts optimistic. */
-static double ns_per_row[2] = {1.0, 1.0};
+/* Nanoseconds per row, per direction, measured on calls of at least
+ * XS_TIMED_ROWS rows: alone, and split over the pool. A batch large enough
+ * to split is split only while splitting has been the faster of the two,
+ * so a busy or oversubscribed machine (where workers wake late or lose
+ * their CPU mid-chunk) soon runs calls alone again; every XS_PROBE_EVERY-th
+ * such call tries the other way, so that both figures stay current. (The
+ * figures are shared by all calls of a direction, whatever their rank or
+ * layout: a heuristic, which never changes a result.) */
+#define XS_TIMED_ROWS 8192
+#define XS_PROBE_EVERY 16
+static double ns_alone[2] = {1.0, 1.0};
+static double ns_split[2] = {0.0, 0.0};  /* 0: not measured yet */
+static unsigned eligible_calls[2];
+
+static void update(double *ns, uint64_t t0, ptrdiff_t n) {
+    double rate = (double)(xs_now_ns() - t0) / (double)n;
+    *ns = *ns == 0.0 ? rate : 0.75 * *ns + 0.25 * rate;
+}
 
 /* Rows a chunk needs to pay for handing it to a worker: worth at least
  * half a wake-up. Before the pool has started (and measured its wake-up),
@@ -139,19 +154,22 @@ static double ns_per_row[2] = {1.0, 1.0};
 static ptrdiff_t min_chunk(int direction) {
     double wake = xs_pool_wake_ns();
     if (wake <= 0) return 1 << 15;
-    double rows = wake / ns_per_row[direction] / 2;
+    double rows = wake / ns_alone[direction] / 2;
     return rows < 2048 ? 2048 : (ptrdiff_t)rows;
 }
 
 static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads,
                      int direction) {
+    if (n < XS_TIMED_ROWS) return fn(job, 0, n);
     ptrdiff_t chunk = min_chunk(direction);
-    if (threads > 1 && n >= 2 * chunk) return xs_pool_run(fn, job, n, threads, chunk);
-    if (n < 8192) return fn(job, 0, n);
+    int split = threads > 1 && n >= 2 * chunk;
+    if (split) {
+        split = ns_split[direction] == 0.0 || ns_split[direction] < ns_alone[direction];
+        if (++eligible_calls[direction] % XS_PROBE_EVERY == 0) split = !split;
+    }
     uint64_t t0 = xs_now_ns();
-    ptrdiff_t bad = fn(job, 0, n);
-    double rate = (double)(xs_now_ns() - t0) / (double)n;
-    ns_per_row[direction] = 0.75 * ns_per_row[direction] + 0.25 * rate;
+    ptrdiff_t bad = split ? xs_pool_run(fn, job, n, threads, chunk) : fn(job, 0, n);
+    update(split ? &ns_split[direction] : &ns_alone[direction], t0, n);
     return bad;
 }
 

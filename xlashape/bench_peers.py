@@ -1,0 +1,79 @@
+"""numba's plain loops, the optional peer of ``xlashape bench`` and the
+benchmark grid: one per direction, bounds-checked as xlashape is (an index
+out of range raises), compiled for this machine by numba's JIT."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+numba: Any
+try:
+    import numba
+except ImportError:  # the peer is skipped
+    numba = None
+
+
+def _ravel(rows: Any, strides: Any, extents: Any, out: Any) -> Any:
+    for i in range(rows.shape[0]):
+        acc = 0
+        for j in range(rows.shape[1]):
+            v = rows[i, j]
+            if v < 0 or v >= extents[j]:
+                raise IndexError("index out of bounds")
+            acc += v * strides[j]
+        out[i] = acc
+    return out
+
+
+def _unravel(offsets: Any, order: Any, widths: Any, extents: Any, size: int, out: Any) -> Any:
+    for i in range(offsets.shape[0]):
+        n = offsets[i]
+        if n < 0 or n >= size:
+            raise IndexError("offset out of bounds")
+        for k in range(order.shape[0]):
+            r = n % widths[k]
+            if r >= extents[k]:
+                raise IndexError("offset on padding")
+            out[i, order[k]] = r
+            n //= widths[k]
+    return out
+
+
+if numba is not None:
+    _ravel = numba.njit(nogil=True, cache=False)(_ravel)
+    _unravel = numba.njit(nogil=True, cache=False)(_unravel)
+
+
+def numba_version() -> str | None:
+    """numba's version, or None when it is not installed."""
+    return None if numba is None else str(numba.__version__)
+
+
+def ravel_call(shape: Any, rows: np.ndarray, out: np.ndarray) -> Callable[[], Any]:
+    strides = np.array(shape.strides, dtype=np.int64)
+    extents = np.array(shape.dimensions, dtype=np.int64)
+    return lambda: _ravel(rows, strides, extents, out)
+
+
+def unravel_call(shape: Any, offsets: np.ndarray, out: np.ndarray) -> Callable[[], Any]:
+    order = np.array(shape.layout.minor_to_major, dtype=np.int64)
+    widths = np.array([shape.padded_dimensions[d] for d in order], dtype=np.int64)
+    extents = np.array([shape.dimensions[d] for d in order], dtype=np.int64)
+    size = int(shape.buffer_size)
+    return lambda: _unravel(offsets, order, widths, extents, size, out)
+
+
+def numba_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
+    """numba's call for a bench case (compiled by a first call), or None
+    without numba or for a tiled layout (the plain loops know no tiles)."""
+    if numba is None or case.shape.layout.tiles:
+        return None
+    if case.op == "ravel":
+        call = ravel_call(case.shape, data["rows"], data["ravel_out"])
+    else:
+        call = unravel_call(case.shape, data["offsets"], data["unravel_out"])
+    call()
+    return call
