@@ -417,3 +417,22 @@ def test_numpys_pinned_messages_keep_xlashapes_detail():
         xs.unravel_index([1], ())
     with pytest.raises(ValueError, match=r"multiple indices are not supported for 0d arrays: indices of shape \(1,\)"):
         xs.unravel_index([0], ())
+
+
+def test_the_layout_cache_never_serves_stale_dims():
+    dims = [3, 4]
+    assert xs.unravel_index(11, dims) == (2, 3)
+    dims[1] = 5  # a list may change between calls
+    assert xs.unravel_index(11, dims) == (2, 1)
+    size = np.array(4)
+    held = (3, size)  # a tuple holding something mutable
+    assert xs.ravel_multi_index((2, 3), held) == 11
+    size[()] = 5
+    assert xs.ravel_multi_index((2, 3), held) == 13
+    for _ in range(3):  # the same tuple again and again, in both orders
+        assert xs.unravel_index(11, (3, 4)) == (2, 3)
+        assert xs.unravel_index(11, (3, 4), order="F") == (2, 3)
+    with pytest.raises(TypeError):
+        xs.unravel_index(1, (True, 4))
+    with pytest.raises(TypeError):
+        xs.unravel_index(1, (3.0, 4))

@@ -75,14 +75,27 @@ def _cached_shape(
         raise ValueError(f"invalid dims {dims}: {e}") from None
 
 
+# The Shapes of tuples of ints seen lately, by the tuple's identity: a call
+# that passes the same tuple again (a literal in a loop, a variable) skips
+# even the check of its entries. Holding the tuple keeps its id from being
+# reused; a tuple of ints cannot change.
+_RECENT: dict[tuple[int, str], tuple[tuple[int, ...], Shape]] = {}
+_RECENT_LIMIT = 64
+
+
 def _shape(dims: object, order: object, padded_dims: object) -> Shape:
     """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
-    if type(order) is str and order == "C" and padded_dims is None and type(dims) is tuple:
-        for d in dims:  # the common call: a tuple of ints, C order
-            if type(d) is not int:
-                break
-        else:
-            return _cached_shape(dims, "C", None)
+    if padded_dims is None and type(order) is str:
+        key = (id(dims), order)
+        recent = _RECENT.get(key)
+        if recent is not None and recent[0] is dims:
+            return recent[1]
+        shape = _cached_shape(_dims(dims), _order(order), None)
+        if type(dims) is tuple and all(type(d) is int for d in dims):
+            if len(_RECENT) >= _RECENT_LIMIT:
+                _RECENT.clear()
+            _RECENT[key] = (dims, shape)
+        return shape
     padded = None if padded_dims is None else _int_tuple(padded_dims, "padded_dims")
     return _cached_shape(_dims(dims), _order(order), padded)
 
