@@ -53,6 +53,10 @@ NOT_INTEGRAL = "only int indices permitted"
 # NumPy's integer clip modes (numpy._core.multiarray.CLIP, WRAP, RAISE).
 _NUMPY_MODE_NUMBERS = {0: "clip", 1: "wrap", 2: "raise"}
 _ZERO = np.intp(0)  # ``_ZERO + i`` makes an intp scalar fastest
+# Index arrays the kernels read as they are.
+_NATIVE_INTEGERS = frozenset(
+    np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)
+)
 
 
 # -- the layout, built once per (dims, order, padded_dims) -------------------
@@ -207,17 +211,31 @@ def _indices(values: Any, what: str) -> np.ndarray:
 def _broadcast(columns: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, ...]]:
     """The columns broadcast together and flattened, and their common shape."""
     shape = columns[0].shape
-    if len(shape) == 1 and all(c.shape == shape for c in columns):
-        return columns, shape  # the common case: 1-D columns of one length
+    if len(shape) == 1:
+        for column in columns:
+            if column.shape != shape:
+                break
+        else:
+            return columns, shape  # the common case: 1-D columns of one length
     broadcast = np.broadcast_arrays(*columns)
     return [c.reshape(-1) for c in broadcast], broadcast[0].shape
 
 
 def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
     """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
-    if not _is_sequence(multi_index) or (
-        isinstance(multi_index, np.ndarray) and multi_index.ndim == 0
+    if type(multi_index) is tuple or type(multi_index) is list or (
+        _is_sequence(multi_index)
+        and not (isinstance(multi_index, np.ndarray) and multi_index.ndim == 0)
     ):
+        if len(multi_index) == rank:
+            columns = []
+            for i, column in enumerate(multi_index):
+                if type(column) is not np.ndarray or column.dtype not in _NATIVE_INTEGERS:
+                    column = _indices(column, f"multi_index[{i}]")
+                columns.append(column)
+            return columns
+        length = f"{len(multi_index)}"
+    else:
         try:
             iter(multi_index)
         except TypeError:
@@ -226,10 +244,6 @@ def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
                 f"{type(multi_index).__name__} {multi_index!r}"
             ) from None
         length = "no length"
-    else:
-        length = f"{len(multi_index)}"
-        if len(multi_index) == rank:
-            return [_indices(c, f"multi_index[{i}]") for i, c in enumerate(multi_index)]
     raise ValueError(
         f"parameter multi_index must be a sequence of length {rank}, got "
         f"{type(multi_index).__name__} of {length}"
@@ -348,6 +362,8 @@ def ravel_multi_index(
     result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads, multi_index)
     if out is not None:
         return out
+    if len(result_shape) == 1:
+        return result
     return result.reshape(result_shape)[()] if result_shape == () else result.reshape(result_shape)
 
 
