@@ -53,10 +53,12 @@ NOT_INTEGRAL = "only int indices permitted"
 # NumPy's integer clip modes (numpy._core.multiarray.CLIP, WRAP, RAISE).
 _NUMPY_MODE_NUMBERS = {0: "clip", 1: "wrap", 2: "raise"}
 _ZERO = np.intp(0)  # ``_ZERO + i`` makes an intp scalar fastest
-# Index arrays the kernels read as they are.
-_NATIVE_INTEGERS = frozenset(
-    np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)
-)
+_RAISE = "raise"  # the default mode, recognised by identity first
+# Index arrays the kernels read as they are: the native integer dtypes, by
+# identity (NumPy's built-in dtypes are singletons; any other dtype object
+# takes the checked path).
+_NATIVE_INTEGER_DTYPES = tuple(np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8))
+_NATIVE_INTEGER_IDS = frozenset(map(id, _NATIVE_INTEGER_DTYPES))
 
 
 # -- the layout, built once per (dims, order, padded_dims) -------------------
@@ -80,28 +82,26 @@ def _cached_shape(
 
 
 # The Shapes of tuples of ints seen lately, by the tuple's identity: a call
-# that passes the same tuple again (a literal in a loop, a variable) skips
-# even the check of its entries. Holding the tuple keeps its id from being
-# reused; a tuple of ints cannot change.
-_RECENT: dict[tuple[int, str], tuple[tuple[int, ...], Shape]] = {}
+# that passes the same tuple again (a literal in a loop, a variable) with the
+# same order string skips even the check of its entries. Holding the tuple
+# keeps its id from being reused; a tuple of ints cannot change.
+_RECENT: dict[int, tuple[tuple[int, ...], str, Shape]] = {}
 _RECENT_LIMIT = 64
 
 
 def _shape(dims: object, order: object, padded_dims: object) -> Shape:
     """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
-    if padded_dims is None and type(order) is str:
-        key = (id(dims), order)
-        recent = _RECENT.get(key)
-        if recent is not None and recent[0] is dims:
-            return recent[1]
-        shape = _cached_shape(_dims(dims), _order(order), None)
-        if type(dims) is tuple and all(type(d) is int for d in dims):
-            if len(_RECENT) >= _RECENT_LIMIT:
-                _RECENT.clear()
-            _RECENT[key] = (dims, shape)
-        return shape
+    recent = _RECENT.get(id(dims))
+    if recent is not None and recent[0] is dims and recent[1] is order and padded_dims is None:
+        return recent[2]
     padded = None if padded_dims is None else _int_tuple(padded_dims, "padded_dims")
-    return _cached_shape(_dims(dims), _order(order), padded)
+    shape = _cached_shape(_dims(dims), _order(order), padded)
+    if (padded is None and type(order) is str and type(dims) is tuple
+            and all(type(d) is int for d in dims)):  # fmt: skip
+        if len(_RECENT) >= _RECENT_LIMIT:
+            _RECENT.clear()
+        _RECENT[id(dims)] = (dims, order, shape)
+    return shape
 
 
 def _dims(dims: Any) -> tuple[int, ...]:
@@ -208,32 +208,15 @@ def _indices(values: Any, what: str) -> np.ndarray:
     return _batch.as_index_array(array, what, allow_bool=True, numpy_rules=True)
 
 
-def _broadcast(columns: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, ...]]:
-    """The columns broadcast together and flattened, and their common shape."""
-    shape = columns[0].shape
-    if len(shape) == 1:
-        for column in columns:
-            if column.shape != shape:
-                break
-        else:
-            return columns, shape  # the common case: 1-D columns of one length
-    broadcast = np.broadcast_arrays(*columns)
-    return [c.reshape(-1) for c in broadcast], broadcast[0].shape
-
-
-def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
-    """NumPy's ``multi_index``: a sequence of ``rank`` integer array_likes."""
+def _columns(multi_index: Any, rank: int) -> tuple[list[np.ndarray], tuple[int, ...]]:
+    """NumPy's ``multi_index``, a sequence of ``rank`` integer array_likes,
+    as flat index arrays broadcast together, and their common shape."""
     if type(multi_index) is tuple or type(multi_index) is list or (
         _is_sequence(multi_index)
         and not (isinstance(multi_index, np.ndarray) and multi_index.ndim == 0)
     ):
         if len(multi_index) == rank:
-            columns = []
-            for i, column in enumerate(multi_index):
-                if type(column) is not np.ndarray or column.dtype not in _NATIVE_INTEGERS:
-                    column = _indices(column, f"multi_index[{i}]")
-                columns.append(column)
-            return columns
+            return _flat_columns(multi_index)
         length = f"{len(multi_index)}"
     else:
         try:
@@ -248,6 +231,23 @@ def _columns(multi_index: Any, rank: int) -> list[np.ndarray]:
         f"parameter multi_index must be a sequence of length {rank}, got "
         f"{type(multi_index).__name__} of {length}"
     )
+
+
+def _flat_columns(items: Any) -> tuple[list[np.ndarray], tuple[int, ...]]:
+    """The columns of a ``multi_index`` of the right length, as for _columns."""
+    columns = []
+    shapes = []
+    for i, column in enumerate(items):
+        if type(column) is not np.ndarray or id(column.dtype) not in _NATIVE_INTEGER_IDS:
+            column = _indices(column, f"multi_index[{i}]")
+        columns.append(column)
+        shapes.append(column.shape)
+    if shapes and len(shapes[0]) == 1 and shapes.count(shapes[0]) == len(shapes):
+        return columns, shapes[0]  # the common case: 1-D columns of one length
+    if not columns:
+        return columns, ()
+    broadcast = np.broadcast_arrays(*columns)
+    return [c.reshape(-1) for c in broadcast], broadcast[0].shape
 
 
 # -- the drop-ins ----------------------------------------------------------------
@@ -276,7 +276,7 @@ def ravel_multi_index(
 def ravel_multi_index(
     multi_index: Any,
     dims: Any,
-    mode: Any = "raise",
+    mode: Any = _RAISE,
     order: Any = "C",
     *,
     out: Any = None,
@@ -335,8 +335,8 @@ def ravel_multi_index(
     """
     shape = _shape(dims, order, padded_dims)
     rank = shape.rank
-    if (type(multi_index) is tuple and len(multi_index) == rank and type(mode) is str
-            and mode == "raise" and out is None and threads is None):  # fmt: skip
+    if (type(multi_index) is tuple and len(multi_index) == rank and mode is _RAISE
+            and out is None and threads is None):  # fmt: skip
         for value in multi_index:  # one multi-index of plain ints
             if type(value) is not int:
                 break
@@ -345,19 +345,18 @@ def ravel_multi_index(
                 return _ZERO + IndexUtil.multidimensional_index_to_linear_index(shape, multi_index)
             except IndexOutOfBoundsError:
                 pass  # the general path raises it as NumPy would, TypeError or ValueError
-    codes = _modes(mode, rank)
+    codes = None if mode is _RAISE else _modes(mode, rank)
     if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
         rows = _indices(multi_index, "multi_index").T
         return _batch.ravel_array(shape._plan, rows, codes, out, threads, multi_index)
-    columns = _columns(multi_index, rank)
-    if not columns:  # rank 0: the one multi-index () is at 0
+    flat, result_shape = _columns(multi_index, rank)
+    if not flat:  # rank 0: the one multi-index () is at 0
         if out is None:
             return _ZERO
         _batch.check_out(out, (), ()).fill(0)
         return out
-    flat, result_shape = _broadcast(columns)
     flat_out = None if out is None else _flat_out(out, result_shape)
     result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads, multi_index)
     if out is not None:
