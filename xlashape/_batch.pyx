@@ -21,7 +21,7 @@ from xlashape._plan cimport LayoutPlan, xs_plan
 
 from xlashape import reference
 from xlashape._validate import INT64_MAX, as_int, require_integer_dtype
-from xlashape.errors import IndexOutOfBoundsError, index_out_of_bounds
+from xlashape.errors import index_out_of_bounds, index_outside_int64
 
 cnp.import_array()
 
@@ -179,10 +179,7 @@ cdef _raise_for_huge_ints(values, str what):
         return
     for position, value in np.ndenumerate(objects):
         if not 0 <= value <= INT64_MAX:
-            raise IndexOutOfBoundsError(
-                f"{what}: {value} at position {position} is out of bounds; no shape "
-                f"holds an index outside [0, {INT64_MAX}]"
-            )
+            raise index_outside_int64(what, value, position)
 
 
 def mode_codes(mode, Py_ssize_t rank):
