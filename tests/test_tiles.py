@@ -370,3 +370,26 @@ def test_sub_byte_values_must_fit():
     # Without E(), each s4 takes a byte (XLA's ByteSizeOfPrimitiveType).
     buffer = xs.to_linear(np.array([-8, 7], dtype=np.int8), tiled("s4[2]"))
     assert buffer.tolist() == [-8, 7] and buffer.dtype == np.int8
+
+
+# -- xlashape show -------------------------------------------------------------
+def test_show_draws_figure_1():
+    # docs/tiled_layout.md, Figure 1: the array, its 2x2 tiles with the white
+    # padding (drawn 0), and memory tile by tile.
+    from xlashape.cli.show import _describe
+
+    lines = _describe(tiled("f32[3,5]{1,0:T(2,2)}"))
+    text = "\n".join(lines)
+    assert "a b c d e\nf g h i j\nk l m n o" in text
+    assert "a b | c d | e 0\nf g | h i | j 0\n----+-----+----\nk l | m n | o 0\n0 0 | 0 0 | 0 0" in text
+    assert "a b f g | c d h i | e 0 j 0 | k l 0 0 | m n 0 0 | o 0 0 0" in lines
+    assert "buffer size:    24 elements, tile padding included" in lines
+
+
+def test_show_draws_figure_2_pairs():
+    # docs/tiled_layout.md, Figure 2: (2,4) then (2,1) puts each element of
+    # an even row beside the one below it.
+    from xlashape.cli.show import _describe
+
+    lines = _describe(Shape("bf16", (4, 8), Layout((1, 0), tiles=[(2, 4), (2, 1)])))
+    assert "a i b j c k d l | e m f n g o h p | q y r z s aa t ab | u ac v ad w ae x af" in lines

@@ -15,6 +15,7 @@ from ..layout import Layout
 from ..layout_util import LayoutUtil
 from ..shape import Shape
 from ..shape_util import ShapeUtil
+from . import tile_picture
 from .common import (
     DEFAULT_PADDING,
     EXIT_OK,
@@ -156,10 +157,37 @@ def _memory_line(shape: Shape, pad: str) -> str:
     return _join(positions, iter(_cell_names(shape, coords, pad)))
 
 
+def _describe_tiled(shape: Shape, pad: str) -> list[str]:
+    """What ``show`` prints for a tiled layout: XLA's Figure 1 in text."""
+    tiles = "".join(map(str, shape.layout.tiles))
+    size = shape.buffer_size
+    first = shape.layout.tiles[0]
+    return [
+        f"shape:          {ShapeUtil.human_string_with_layout(shape)}",
+        f"layout:         {{{','.join(map(str, shape.layout.minor_to_major))}}} (minor to major), tiles {tiles}",
+        "",
+        f"logical array ({_extent_text(shape.dimensions)}):",
+        *_picture(shape, shape.dimensions, pad),
+        "",
+        f"tiles {first} over the two most minor dimensions, padded to whole tiles ({pad}):",
+        *tile_picture.tile_grid(shape, _element_name, pad),
+        "",
+        f"linear memory ({_plural(size, 'element')}, | between tiles {first}):",
+        tile_picture.memory_line(shape, _element_name, pad),
+        "",
+        f"tiled array:    {_extent_text(shape.tiled_dimensions)} (tile counts, then within-tile sizes)",
+        f"element count:  {ShapeUtil.elements_in(shape)}",
+        f"buffer size:    {_plural(size, 'element')}, tile padding included",
+        f"byte size:      {_plural(ShapeUtil.byte_size_of(shape), 'byte')}",
+    ]
+
+
 def _describe(shape: Shape, padding: str = DEFAULT_PADDING) -> list[str]:
     """The lines ``xlashape show`` prints for ``shape``; ``padding`` names
     the --padding-value whose symbol draws padding cells."""
     pad = PADDING[padding][1]
+    if shape.layout.tiles:
+        return _describe_tiled(shape, pad)
     m2m = shape.layout.minor_to_major
     fastest = f": dimension {m2m[0]} varies fastest" if m2m else ""
     widths = shape.padded_dimensions
