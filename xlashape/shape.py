@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from . import tiling
+from . import jax_interop, tiling
 from ._frozen import Frozen
 from ._plan import LayoutPlan
 from ._tiled import TiledPlan
@@ -237,6 +237,40 @@ class Shape(Frozen):
             )
         layout = layout_from_strides(array.shape, array.strides, array.itemsize)
         return cls(element_type, array.shape, layout)
+
+    @classmethod
+    def from_jax(cls, obj: object, dimensions: Iterable[int] | None = None, dtype: object = None) -> Shape:
+        """The shape of a ``jax.Array`` as JAX lays it out on its device: its
+        dtype, dimensions and ``format.layout`` (major-to-minor order, tiling
+        and sub-byte element size). A JAX ``Format`` or
+        ``jax.experimental.layout.Layout`` works too, given ``dimensions``
+        and ``dtype``. Needs JAX (the ``jax`` extra); see
+        :mod:`xlashape.jax_interop`.
+
+        Examples
+        --------
+        >>> jax_layout = pytest.importorskip("jax.experimental.layout")  # doctest: +SKIP
+        >>> tiled = jax_layout.Layout((0, 1), tiling=((8, 128), (2, 1)))  # doctest: +SKIP
+        >>> print(Shape.from_jax(tiled, (16, 256), "bfloat16"))  # doctest: +SKIP
+        bf16[16,256]{1,0:T(8,128)(2,1)}
+        """
+        element_type, dims, layout = jax_interop.read_jax(
+            obj, None if dimensions is None else tuple(dimensions), dtype
+        )
+        return cls(element_type, dims, layout)
+
+    def to_jax_layout(self) -> object:
+        """This shape's layout as ``jax.experimental.layout.Layout`` (pass it
+        to ``jax.experimental.layout.Format``, ``jax.device_put`` or
+        ``jax.jit(..., in_shardings=...)``). Needs JAX.
+
+        Examples
+        --------
+        >>> shape = xs.ShapeUtil.parse_shape_string("bf16[16,256]{1,0:T(8,128)(2,1)}")
+        >>> shape.to_jax_layout()  # doctest: +SKIP
+        Layout(major_to_minor=(0, 1), tiling=((8, 128), (2, 1)), sub_byte_element_size_in_bits=0)
+        """
+        return jax_interop.to_jax_layout(self._layout)
 
     # -- the model -------------------------------------------------------
     @property

@@ -1,0 +1,122 @@
+"""JAX's layouts as xlashape's, and back (the optional ``jax`` extra).
+
+JAX describes how an array lies on its device with
+``jax.experimental.layout.Layout(major_to_minor, tiling,
+sub_byte_element_size_in_bits)``, wrapped with a sharding in a ``Format``
+(``jax.Array.format``). These are XLA's minor_to_major (reversed), tiles and
+element_size_in_bits, so they map one to one. JAX is imported only when a
+function here needs it; this module never imports :mod:`xlashape.shape`
+(``Shape.from_jax`` builds the Shape from what :func:`read_jax` returns).
+
+Tested with JAX 0.10.2 (``pip install jax``); older releases named the
+layout class ``DeviceLocalLayout`` and exposed it as ``Array.layout``, and
+both are read too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .layout import Layout
+from .primitive_type import PrimitiveType
+
+__all__ = ["element_type_of", "read_jax", "to_jax_layout"]
+
+# ml_dtypes names (what JAX's narrow types call themselves) to XLA's.
+_NAMES = [
+    (re.compile(r"bfloat16"), "bf16"),
+    (re.compile(r"float8_(\w+)"), "f8{}"),
+    (re.compile(r"float4_(\w+)"), "f4{}"),
+    (re.compile(r"uint(\d)"), "u{}"),
+    (re.compile(r"int(\d)"), "s{}"),
+]
+
+
+def element_type_of(dtype: Any) -> PrimitiveType:
+    """The XLA element type of a NumPy or JAX dtype (``bfloat16`` is BF16,
+    ``int4`` S4, ``float8_e4m3fn`` F8E4M3FN)."""
+    dt = np.dtype(dtype)
+    for pattern, text in _NAMES:
+        match = pattern.fullmatch(dt.name)
+        if match:
+            return PrimitiveType.from_text(text.format(*match.groups()))
+    return PrimitiveType.from_dtype(dt)
+
+
+def _jax_layout_class() -> Any:
+    try:
+        import jax.experimental.layout as jax_layout
+    except ImportError:
+        raise ImportError(
+            "JAX interop needs JAX: pip install 'xlashape[jax]' (or pip install jax)"
+        ) from None
+    return getattr(jax_layout, "Layout", None) or jax_layout.DeviceLocalLayout
+
+
+def _device_layout(obj: Any) -> Any:
+    """The device-local layout inside ``obj``: an array's format, a Format,
+    or a layout itself."""
+    for attribute in ("format", "layout"):
+        inner = getattr(obj, attribute, None)
+        if inner is not None and not callable(inner) and inner is not obj:
+            obj = inner
+            break
+    for attribute in ("layout", "device_local_layout"):
+        inner = getattr(obj, attribute, None)
+        if inner is not None and hasattr(inner, "major_to_minor"):
+            return inner
+    return obj
+
+
+def read_jax(
+    obj: Any, dimensions: Any = None, dtype: Any = None
+) -> tuple[PrimitiveType, tuple[int, ...], Layout]:
+    """Element type, dimensions and Layout of a ``jax.Array`` (or anything
+    with ``shape``, ``dtype`` and ``format``), or of a JAX ``Format`` or
+    ``Layout`` given with ``dimensions`` and ``dtype``."""
+    layout = _device_layout(obj)
+    if not hasattr(layout, "major_to_minor"):
+        raise TypeError(
+            "expected a jax.Array, a jax.experimental.layout.Format or Layout, got "
+            f"{type(obj).__name__}; an AUTO layout has not been chosen yet"
+        )
+    dims = getattr(obj, "shape", None) if dimensions is None else dimensions
+    element = getattr(obj, "dtype", None) if dtype is None else dtype
+    if dims is None or element is None:
+        raise TypeError(
+            f"a {type(obj).__name__} carries no dimensions or dtype: pass them, as in "
+            "Shape.from_jax(layout, dimensions=(8, 128), dtype='float32')"
+        )
+    tiling = getattr(layout, "tiling", None) or getattr(layout, "_tiling", None) or ()
+    bits = getattr(layout, "sub_byte_element_size_in_bits", None)
+    if bits is None:
+        bits = getattr(layout, "_sub_byte_element_size_in_bits", 0) or 0
+    xla_layout = Layout.from_major_to_minor(
+        tuple(int(d) for d in layout.major_to_minor),
+        tiles=[tuple(int(t) for t in tile) for tile in tiling],
+        element_size_in_bits=int(bits),
+    )
+    return element_type_of(element), tuple(int(d) for d in dims), xla_layout
+
+
+def to_jax_layout(layout: Layout) -> Any:
+    """The ``jax.experimental.layout.Layout`` of an xlashape Layout (its
+    major_to_minor, tiles and element_size_in_bits). ValueError for the 2017
+    padding or a memory space, which JAX's layout does not carry."""
+    if layout.padded_dimensions:
+        raise ValueError(
+            f"layout {layout!r} is padded; JAX's layouts have no padded_dimensions"
+        )
+    if layout.memory_space:
+        raise ValueError(
+            f"layout {layout} has memory space {layout.memory_space}; JAX keeps memory "
+            "kinds on the sharding, not the layout"
+        )
+    return _jax_layout_class()(
+        major_to_minor=layout.major_to_minor,
+        tiling=tuple(tile.dimensions for tile in layout.tiles),
+        sub_byte_element_size_in_bits=layout.element_size_in_bits,
+    )
