@@ -55,7 +55,7 @@ def test_jax_dtypes(dtype, name):
 def test_errors():
     with pytest.raises(TypeError, match="carries no dimensions or dtype"):
         Shape.from_jax(jax_layout.Layout((0,)))
-    with pytest.raises(TypeError, match="expected a jax.Array"):
+    with pytest.raises(TypeError, match=r"expected a jax\.Array"):
         Shape.from_jax(object())
     with pytest.raises(ValueError, match="no padded_dimensions"):
         ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0], [2, 4]).to_jax_layout()

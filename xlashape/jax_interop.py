@@ -53,7 +53,7 @@ def _jax_layout_class() -> Any:
         raise ImportError(
             "JAX interop needs JAX: pip install 'xlashape[jax]' (or pip install jax)"
         ) from None
-    return getattr(jax_layout, "Layout", None) or jax_layout.DeviceLocalLayout
+    return getattr(jax_layout, "Layout", None) or getattr(jax_layout, "DeviceLocalLayout")  # noqa: B009
 
 
 def _device_layout(obj: Any) -> Any:
