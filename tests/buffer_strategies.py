@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
 
 import hypothesis.strategies as st
 import numpy as np
@@ -51,21 +50,6 @@ def padding_mask(shape: Shape) -> np.ndarray:
     if shape.element_count:
         mask[element_offsets(shape)] = False
     return mask
-
-
-def array_forms(values: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
-    """``values`` as C, Fortran, strided, byte-swapped and read-only arrays
-    (never ``values`` itself), all holding the same elements."""
-    yield "C", values.copy()
-    yield "F", np.asfortranarray(values)
-    if values.ndim:
-        wide = np.zeros(values.shape[:-1] + (2 * values.shape[-1],), dtype=values.dtype)
-        wide[..., ::2] = values
-        yield "strided", wide[..., ::2]
-    yield "byteswapped", values.astype(values.dtype.newbyteorder("S"))
-    readonly = values.copy()
-    readonly.flags.writeable = False
-    yield "readonly", readonly
 
 
 @st.composite

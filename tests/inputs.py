@@ -1,9 +1,10 @@
 """The one generator of test inputs: every form a batch of indices can take.
 
-``index_arrays`` yields ``(label, value)`` pairs holding the same integers in
-every form worth checking: C, Fortran and non-contiguous arrays, every
-integer dtype, byte-swapped and read-only arrays, lists and tuples. Tests
-compare each against the oracle.
+``array_forms`` yields one array in every memory form worth checking (C,
+Fortran, strided, byte-swapped, read-only); ``index_arrays`` yields
+``(label, value)`` pairs holding the same integers in each of those forms
+for every integer dtype, and as lists and tuples. Tests compare each
+against the oracle.
 """
 
 from __future__ import annotations
@@ -26,29 +27,37 @@ def fits(values: np.ndarray, dtype: type) -> bool:
     return values.size == 0 or (int(values.min()) >= info.min and int(values.max()) <= info.max)
 
 
+def array_forms(values: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
+    """``values`` as C, Fortran, strided (every other element of a wider
+    array), byte-swapped and read-only arrays of its own dtype, all holding
+    the same elements; never ``values`` itself."""
+    yield "C", values.copy()
+    yield "F", np.asfortranarray(values)
+    if values.ndim:
+        wide = np.zeros(values.shape[:-1] + (2 * values.shape[-1],), dtype=values.dtype)
+        wide[..., ::2] = values
+        yield "strided", wide[..., ::2]
+    yield "byteswapped", values.astype(values.dtype.newbyteorder("S"))
+    readonly = values.copy()
+    readonly.flags.writeable = False
+    yield "readonly", readonly
+
+
 def index_arrays(values: np.ndarray) -> Iterator[tuple[str, object]]:
-    """``values`` (an int64 array of any shape) in every form and dtype that
-    can hold it exactly. The caller's array is never returned itself."""
+    """``values`` (an int64 array of any shape) in every form of
+    :func:`array_forms` and every dtype that can hold it exactly, plus the
+    transpose of a C array for 2-D values, and as a list and a tuple."""
     values = np.asarray(values, dtype=np.int64)
     for dtype in DTYPES:
         if not fits(values, dtype):
             continue
         name = np.dtype(dtype).char if dtype in LONGLONG else np.dtype(dtype).name
-        for order in ORDERS:
-            yield f"{name}-{order}", np.array(values, dtype=dtype, order=order)
-        swapped = values.astype(np.dtype(dtype).newbyteorder("S"))
-        yield f"{name}-byteswapped", swapped
-        readonly = values.astype(dtype)
-        readonly.flags.writeable = False
-        yield f"{name}-readonly", readonly
-        if values.ndim >= 1:
-            # Every other element of a twice-as-long array: not contiguous.
-            wide = np.zeros(values.shape[:-1] + (2 * values.shape[-1],), dtype=dtype)
-            wide[..., ::2] = values
-            yield f"{name}-strided", wide[..., ::2]
+        typed = values.astype(dtype)
+        for label, form in array_forms(typed):
+            yield f"{name}-{label}", form
         if values.ndim == 2:
             # The transpose of a C array: Fortran-ordered with swapped roles.
-            yield f"{name}-transposed", np.ascontiguousarray(values.T.astype(dtype)).T
+            yield f"{name}-transposed", np.ascontiguousarray(typed.T).T
     yield "list", values.tolist()
     if values.ndim >= 1:
         yield "tuple", tuple(values.tolist())

@@ -58,20 +58,14 @@ def xla_unit_index_rule(shape: Shape, output: Shape) -> bool:
                 continue
             unit = [0] * a.rank
             unit[dim] = 1
-            logical = reference.linear_index(
-                a.dimensions, range(a.rank - 1, -1, -1), a.dimensions, unit
-            )
-            other = reference.multi_index(
-                b.dimensions, range(b.rank - 1, -1, -1), b.dimensions, logical
-            )
+            logical = reference.linear_index_of(Shape(a.element_type, a.dimensions), unit)
+            other = reference.multi_index_at(Shape(b.element_type, b.dimensions), logical)
             if ravel(a, unit) != ravel(b, other):
                 return False
         return True
 
     def ravel(s: Shape, index) -> int:
-        return reference.linear_index(
-            s.dimensions, s.layout.minor_to_major, s.padded_dimensions, index
-        )
+        return reference.linear_index_of(s, index)
 
     return one_way(shape, output) and one_way(output, shape)
 

@@ -9,7 +9,6 @@ from buffer_strategies import (
     FILLED,
     NUMPY_TYPES,
     UNFILLED,
-    array_forms,
     element_offsets,
     numbered,
     numpy_shapes,
@@ -17,6 +16,7 @@ from buffer_strategies import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from inputs import array_forms
 
 from xlashape import Layout, PaddingValue, PrimitiveType, Shape, ShapeUtil, reference
 from xlashape.buffers import from_linear, padding_fill_value, to_linear, view_linear
@@ -63,7 +63,7 @@ def test_spec_example_buffer():
     buffer = to_linear(SPEC_ARRAY.astype(np.int32), SPEC_SHAPE)
     assert buffer.dtype == np.int32
     assert buffer.tolist() == expected
-    oracle = reference.linear_buffer((2, 3), (0, 1), (3, 5), SPEC_ARRAY.ravel().tolist())
+    oracle = reference.linear_values(SPEC_SHAPE, SPEC_ARRAY.ravel().tolist())
     assert oracle == expected
 
 
@@ -126,13 +126,7 @@ def test_buffer_matches_reference(shape, padding_value):
     dtype = shape.element_type.numpy_dtype
     array = numbered(shape.dimensions, dtype)
     fill = expected_fill(padding_value, dtype)
-    oracle = reference.linear_buffer(
-        shape.dimensions,
-        shape.layout.minor_to_major,
-        shape.padded_dimensions,
-        array.ravel().tolist(),
-        fill,
-    )
+    oracle = reference.linear_values(shape, array.ravel().tolist(), fill)
     np.testing.assert_array_equal(to_linear(array, shape), np.array(oracle, dtype=dtype))
 
 
@@ -230,7 +224,7 @@ def test_padding_is_filled_in_out(padding_value):
     out = np.full(15, 99, dtype=np.int16)
     to_linear(values, shape, out=out)
     fill = expected_fill(padding_value, np.int16)
-    oracle = reference.linear_buffer((3, 2), (0, 1), (5, 3), values.ravel().tolist(), fill)
+    oracle = reference.linear_values(shape, values.ravel().tolist(), fill)
     np.testing.assert_array_equal(out, oracle)
 
 

@@ -152,7 +152,7 @@ def test_show_agrees_with_the_reference(cli, text, options):
     assert result.returncode == 0, result.stderr
     out = result.stdout
 
-    memory = reference.linear_buffer(dims, m2m, widths, names, fill=pad)
+    memory = reference.linear_values(shape, names, fill=pad)
     expected = " ".join(elided(memory)) if memory else "(empty)"
     assert section(out, "linear memory") == [expected]
     small = 2 * GRID_EDGE + 1  # no axis of the cases is elided up to this size

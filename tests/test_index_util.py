@@ -17,15 +17,11 @@ unravel = IndexUtil.linear_index_to_multidimensional_index
 
 
 def ref_ravel(shape, index):
-    return reference.linear_index(
-        shape.dimensions, shape.layout.minor_to_major, shape.padded_dimensions, index
-    )
+    return reference.linear_index_of(shape, index)
 
 
 def ref_unravel(shape, offset):
-    return reference.multi_index(
-        shape.dimensions, shape.layout.minor_to_major, shape.padded_dimensions, offset
-    )
+    return reference.multi_index_at(shape, offset)
 
 
 # -- properties over random shapes ------------------------------------------

@@ -61,7 +61,8 @@ def test_padded_example_equals_the_padded_array():
     ],
 )
 def test_reference_draws_the_spec_pictures(minor_to_major, widths, expected):
-    memory = reference.linear_buffer((2, 3), minor_to_major, widths, LETTERS, fill="0")
+    shape = Shape("f32", (2, 3), Layout(minor_to_major, widths))
+    memory = reference.linear_values(shape, LETTERS, fill="0")
     assert " ".join(memory) == expected
 
 
