@@ -463,10 +463,13 @@ def unravel_index(
         _flat_out(out, (rank,) + linear.shape)
         rows = out
     # The kernel fills an (N, rank) view: here the transpose of (rank, N).
-    flat = rows.reshape(rank, linear.size)
+    if linear.ndim == 1:  # the common case: no reshaping
+        flat, flat_linear = rows, linear
+    else:
+        flat, flat_linear = rows.reshape(rank, linear.size), linear.reshape(-1)
     if out is not None:  # dtype, writability and overlap; a new array needs none
         _batch.check_out(flat.T, (linear.size, rank), (linear, indices))
-    _batch.unravel(target._plan, linear.reshape(-1), flat.T, threads)
+    _batch.unravel(target._plan, flat_linear, flat.T, threads)
     if linear.ndim == 0:
         return tuple(row[()] for row in rows)
     if rank == 0:  # every index was 0, the one position; NumPy's words:
