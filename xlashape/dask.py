@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from . import convert
+from ._validate import require_integer_dtype
 from .errors import IndexOutOfBoundsError
 from .shape import Shape, require_shape
 from .threads import check_threads
@@ -58,8 +59,7 @@ __all__ = ["ravel", "unravel"]
 def _check_dtype(array: da.Array, what: str) -> None:
     """The NumPy-level TypeError for a non-integer batch, raised before any
     task runs."""
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{what} must hold integers, got an array of dtype {array.dtype}")
+    require_integer_dtype(array.dtype, what)
 
 
 def _check_threads(threads: int | None) -> int | None:
