@@ -76,7 +76,7 @@ def client():
     It is not made the default scheduler: each test names its scheduler.
     """
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster, distributed.Client(cluster, set_as_default=False) as client:
         yield client
 
