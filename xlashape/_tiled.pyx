@@ -34,6 +34,7 @@ cdef extern from "plan.h" nogil:
 
 cdef extern from "tiled.h" nogil:
     int XS_TILED_MAX_TERMS
+    int XS_TILED_MAX_RANK
     ctypedef struct xs_tiled:
         int rank
         int n_terms
@@ -52,8 +53,8 @@ cdef extern from "tiled.h" nogil:
                                              Py_ssize_t, Py_ssize_t)
     ctypedef Py_ssize_t (*xs_tiled_unravel_fn)(const xs_tiled*, const int64_t*, char*,
                                                Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t)
-    xs_tiled_ravel_fn* xs_tiled_ravel_by_terms
-    xs_tiled_unravel_fn* xs_tiled_unravel_by_terms
+    xs_tiled_ravel_fn* xs_tiled_ravel_by_rank
+    xs_tiled_unravel_fn* xs_tiled_unravel_by_rank
 
 cdef enum:
     MAX_SLOTS = 128  # the most groups, axes or dimensions a kernel keeps on its stack
@@ -172,7 +173,8 @@ cdef class TiledPlan(LayoutPlan):
         terms = [(axis, stride) for axis, stride in zip(form.axes, form.strides) if axis.extent > 1]
         m = len(terms)
         single = all(len(group.dimensions) == 1 for group in form.groups)
-        if not (self.shifts and single and 1 <= m <= XS_TILED_MAX_TERMS and self.rank <= 64):
+        if not (self.shifts and single and 1 <= m <= XS_TILED_MAX_TERMS
+                and 1 <= self.rank <= XS_TILED_MAX_RANK and self.size < (1 << 52)):
             return
         self.term_int = <int*> _alloc(6 * m, sizeof(int))
         self.term_u64 = <uint64_t*> _alloc(2 * m, sizeof(uint64_t))
@@ -370,7 +372,7 @@ def ravel_fast(TiledPlan plan, const int64_t[:, ::1] rows, int64_t[::1] out,
                Py_ssize_t start, Py_ssize_t stop):
     """The fast path of ravel_rows (C-contiguous int64 rows)."""
     cdef Py_ssize_t bad
-    cdef xs_tiled_ravel_fn kernel = xs_tiled_ravel_by_terms[plan.t.n_terms]
+    cdef xs_tiled_ravel_fn kernel = xs_tiled_ravel_by_rank[plan.t.rank]
     if stop <= start:
         return -1
     with nogil:
@@ -382,7 +384,7 @@ def unravel_fast(TiledPlan plan, const int64_t[::1] linear, int64_t[:, :] out,
                  Py_ssize_t start, Py_ssize_t stop):
     """The fast path of unravel (contiguous int64 offsets)."""
     cdef Py_ssize_t bad
-    cdef xs_tiled_unravel_fn kernel = xs_tiled_unravel_by_terms[plan.t.n_terms]
+    cdef xs_tiled_unravel_fn kernel = xs_tiled_unravel_by_rank[plan.t.rank]
     if stop <= start:
         return -1
     with nogil:
