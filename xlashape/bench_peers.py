@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 
-numba: Any
 try:
-    import numba
+    import numba  # Any to mypy: see the numba override in pyproject.toml
 except ImportError:  # the peer is skipped
     numba = None
 
