@@ -52,25 +52,31 @@ typedef struct {
 XS_TILED_LEVELS                                                                     \
 static ptrdiff_t xs_tiled_ravel_##R(const xs_tiled *t, const int64_t *rows,         \
                                     int64_t *out, ptrdiff_t start, ptrdiff_t stop) { \
-    uint64_t col[R][XS_TILED_BLOCK];                                                \
+    uint64_t col[R][XS_TILED_BLOCK], extent[R];                                     \
+    for (int j = 0; j < R; j++) extent[j] = t->extent[j];                           \
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_BLOCK) {                      \
         ptrdiff_t n = stop - b < XS_TILED_BLOCK ? stop - b : XS_TILED_BLOCK;        \
         const int64_t *p = rows + b * R;                                            \
-        for (ptrdiff_t r = 0; r < n; r++)                                           \
-            for (int j = 0; j < R; j++) col[j][r] = (uint64_t)p[r * R + j];         \
         uint64_t bad = 0;                                                           \
-        for (int j = 0; j < R; j++) {                                               \
-            uint64_t extent = t->extent[j];                                         \
-            for (ptrdiff_t r = 0; r < n; r++) bad |= col[j][r] >= extent;           \
-        }                                                                           \
+        for (ptrdiff_t r = 0; r < n; r++)                                           \
+            for (int j = 0; j < R; j++) {                                           \
+                col[j][r] = (uint64_t)p[r * R + j];                                 \
+                bad |= col[j][r] >= extent[j];                                      \
+            }                                                                       \
         if (bad) {                                                                  \
             for (ptrdiff_t r = 0; r < n; r++)                                       \
                 for (int j = 0; j < R; j++)                                         \
-                    if (col[j][r] >= t->extent[j]) return b + r;                    \
+                    if (col[j][r] >= extent[j]) return b + r;                       \
         }                                                                           \
         int64_t *o = out + b;                                                       \
-        for (ptrdiff_t r = 0; r < n; r++) o[r] = 0;                                 \
-        for (int k = 0; k < t->n_terms; k++) {                                      \
+        {                                                                           \
+            const uint64_t *c = col[t->dim[0]];                                     \
+            int shift = t->shift[0];                                                \
+            uint64_t mask = t->mask[0], stride = t->stride[0];                      \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                o[r] = (int64_t)(((c[r] >> shift) & mask) * stride);                \
+        }                                                                           \
+        for (int k = 1; k < t->n_terms; k++) {                                      \
             const uint64_t *c = col[t->dim[k]];                                     \
             int shift = t->shift[k];                                                \
             uint64_t mask = t->mask[k], stride = t->stride[k];                      \
