@@ -331,3 +331,16 @@ def test_a_forked_child_converts_after_the_parent_used_the_pool():
 
 def _ravel_in_child(rows, shape):
     return int(xs.ravel(rows, shape, threads=2).sum())
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_one_row_with_strided_entries_reads_each_entry(level, n):
+    # a single row whose entries are not adjacent (a column-sliced view) was
+    # once read as if it were contiguous: [[2, 5, 0, 0, 2, 0]] gave 159, not 206
+    shape = xs.Shape("f32", [4, 6, 4, 1, 3, 1])
+    for dtype in INDEX_DTYPES:
+        wide = np.zeros((2 * n, 18), dtype)
+        rows = wide[::2, ::3]
+        rows[:] = [2, 5, 0, 0, 2, 0]
+        np.testing.assert_array_equal(xs.ravel(rows, shape), numpy_ravel(shape, rows))
+        np.testing.assert_array_equal(xs.ravel(wide[1:2, ::3], shape), [0])

@@ -354,8 +354,9 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
                 step[j] = cnp.PyArray_STRIDE(a, 0)
                 dtype[j] = _dtype_code(a)
             item = cnp.PyArray_ITEMSIZE(a)
-            job.rows_contiguous = codes is None and (n <= 1 or (
-                across == item and cnp.PyArray_STRIDE(a, 0) == item * rank))
+            # (one row is contiguous when its entries are; its row stride is unused)
+            job.rows_contiguous = codes is None and across == item and (
+                n <= 1 or cnp.PyArray_STRIDE(a, 0) == item * rank)
         else:
             for j in range(rank):
                 a = arrays[j]
