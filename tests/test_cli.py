@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import signal
 import string
 import subprocess
 import sys
@@ -201,6 +202,19 @@ def test_show_elides_big_shapes(cli):
     assert memory[:MEMORY_EDGE] == element_names(MEMORY_EDGE)
     assert memory[MEMORY_EDGE:] == ["..."] + ["0"] * MEMORY_EDGE
     assert field(result.stdout, "element count") == str(10**13)
+
+
+def test_show_into_a_pipe_whose_reader_left_is_quiet(cli):
+    """``xlashape show ... | head``: a reader gone before the output comes ends
+    the command quietly with the shell's SIGPIPE status, not a traceback."""
+    read, write = os.pipe()
+    os.close(read)  # the reader has already left
+    try:
+        result = cli("show", "f32[2,3]{0,1}", capture_output=False, stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    assert result.returncode == 128 + signal.SIGPIPE
 
 
 # -- ravel and unravel -------------------------------------------------------

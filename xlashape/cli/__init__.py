@@ -21,12 +21,13 @@ conversion leaves no output file behind.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from . import bench, ravel, show
-from .common import EXIT_INTERRUPTED, PROG, CommandError, Exit, Parser
+from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, PROG, CommandError, Exit, Parser
 
 __all__ = ["main"]
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if rest:
             args.parser.error(f"unrecognized arguments: {' '.join(rest)}")
         status: int = args.handler(args)
+        sys.stdout.flush()  # here, so that a reader gone away is caught below
         return status
     except Exit as done:
         return done.code
@@ -76,3 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader left early (``xlashape show ... | head``): stop quietly, as
+        # Unix tools do. Point stdout at /dev/null so the interpreter's own
+        # flush at exit cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

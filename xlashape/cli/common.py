@@ -17,6 +17,8 @@ from ..shape_text import parse_array_shape_string
 
 PROG = "xlashape"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# As a shell reports a command ended by SIGPIPE (128 + 13): its reader left.
+EXIT_BROKEN_PIPE = 141
 
 # --padding-value: the layout's PaddingValue, and how `show` draws a padding
 # cell ("0" is the spec's picture). Element names are lowercase letters, so
