@@ -60,4 +60,4 @@ def test_the_drop_ins_are_what_numpys_tests_call():
     assert _numpy_tests.np.unravel_index is xs.unravel_index
     assert _numpy_tests.np.array is np.array
     names = [name for name in dir(TestRavelUnravelIndex) if name.startswith("test_")]
-    assert len(names) >= 10  # the class was found and has its tests
+    assert names  # the class was found and has its tests (9 in NumPy 2.2, 12 in 2.4)
