@@ -49,11 +49,16 @@ cdef extern from "tiled.h" nogil:
         const int* u_pow2
         const int* u_shift
         const xs_divisor* u_radix
+        const int* d_shift
+        const uint64_t* d_stride
+        const uint64_t* d_mask
+        const int* d_weight
     ctypedef Py_ssize_t (*xs_tiled_ravel_fn)(const xs_tiled*, const int64_t*, int64_t*,
                                              Py_ssize_t, Py_ssize_t)
     ctypedef Py_ssize_t (*xs_tiled_unravel_fn)(const xs_tiled*, const int64_t*, char*,
                                                Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t)
     xs_tiled_ravel_fn* xs_tiled_ravel_by_rank
+    xs_tiled_ravel_fn* xs_tiled_ravel_dims_by_rank
     xs_tiled_unravel_fn* xs_tiled_unravel_by_rank
 
 cdef enum:
@@ -106,6 +111,8 @@ cdef class TiledPlan(LayoutPlan):
     cdef int* term_int                    # dim, shift, u_dim, u_weight, u_pow2, u_shift
     cdef uint64_t* term_u64               # mask, stride
     cdef xs_divisor* term_radix
+    cdef int* dim_int                     # d_shift, d_weight
+    cdef uint64_t* dim_u64                # d_stride, d_mask
 
     @staticmethod
     def build(tuple dimensions, layout):
@@ -205,6 +212,32 @@ cdef class TiledPlan(LayoutPlan):
         self.t.u_shift = self.term_int + 5 * m
         self.t.u_radix = self.term_radix
         self.fast = True
+        self._setup_dims(terms, form)
+
+    cdef _setup_dims(self, terms, form):
+        """Ravel by dimension (csrc/tiled.h), when each dimension has at most
+        a tile index (no mask) and a within-tile index (no shift, a
+        power-of-two stride), as under one power-of-two tile."""
+        cdef Py_ssize_t d, r = self.rank
+        high = [None] * r
+        low = [None] * r
+        for axis, stride in terms:
+            d = form.groups[axis.group].dimensions[0]
+            if not axis.modulus and high[d] is None:
+                high[d] = (_log2(axis.divisor), stride)
+            elif axis.modulus and axis.divisor == 1 and _pow2(stride) and low[d] is None:
+                low[d] = (axis.modulus - 1, _log2(stride))
+            else:
+                return
+        self.dim_int = <int*> _alloc(2 * r, sizeof(int))
+        self.dim_u64 = <uint64_t*> _alloc(2 * r, sizeof(uint64_t))
+        for d in range(r):
+            self.dim_int[d], self.dim_u64[d] = high[d] or (0, 0)
+            self.dim_u64[r + d], self.dim_int[r + d] = low[d] or (0, 0)
+        self.t.d_shift = self.dim_int
+        self.t.d_stride = self.dim_u64
+        self.t.d_mask = self.dim_u64 + r
+        self.t.d_weight = self.dim_int + r
 
     def __dealloc__(self):
         PyMem_Free(self.member_start)
@@ -223,6 +256,8 @@ cdef class TiledPlan(LayoutPlan):
         PyMem_Free(self.term_int)
         PyMem_Free(self.term_u64)
         PyMem_Free(self.term_radix)
+        PyMem_Free(self.dim_int)
+        PyMem_Free(self.dim_u64)
 
     def ravel_batch(self, indices, mode="raise", out=None, threads=None):
         """xlashape.ravel on this plan (what _batch hands tiled plans to)."""
@@ -373,6 +408,8 @@ def ravel_fast(TiledPlan plan, const int64_t[:, ::1] rows, int64_t[::1] out,
     """The fast path of ravel_rows (C-contiguous int64 rows)."""
     cdef Py_ssize_t bad
     cdef xs_tiled_ravel_fn kernel = xs_tiled_ravel_by_rank[plan.t.rank]
+    if plan.t.d_shift != NULL:
+        kernel = xs_tiled_ravel_dims_by_rank[plan.t.rank]
     if stop <= start:
         return -1
     with nogil:

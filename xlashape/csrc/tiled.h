@@ -3,8 +3,11 @@
  *
  * Ravel: offset = sum over terms of ((index[dim] >> shift) & mask) * stride,
  * one term per axis of the tiled array (axes of extent 1 add nothing and
- * are left out), a block of rows at a time (one kernel per rank). Unravel: the offset split by the axes' extents, most minor
- * first (a shift and a mask for a power of two, a fast divisor otherwise),
+ * are left out), a block of rows at a time (one kernel per rank); under one
+ * power-of-two tile, by dimension instead, in one pass over the rows (each
+ * dimension a tile index and a within-tile index). Unravel: the offset
+ * split by the axes' extents, most minor first (a shift and a mask for a
+ * power of two, a fast divisor otherwise),
  * each digit shifted back into its dimension's index; an index past its
  * dimension lies in tile padding. Each is written once per term count, so
  * that the compiler unrolls the term loop and keeps the terms in registers.
@@ -36,6 +39,13 @@ typedef struct {
     const int *u_pow2;            /* the extent is a power of two */
     const int *u_shift;           /* log2 of the extent, if so */
     const xs_divisor *u_radix;    /* the extent, otherwise */
+    /* ravel by dimension, where each dimension has at most a tile index
+     * ((index >> d_shift) * d_stride) and a within-tile index with a
+     * power-of-two stride ((index & d_mask) << d_weight); NULL otherwise */
+    const int *d_shift;
+    const uint64_t *d_stride;
+    const uint64_t *d_mask;
+    const int *d_weight;
 } xs_tiled;
 
 /* Ravel, for one rank R: rows are read a block at a time into columns,
@@ -95,6 +105,51 @@ XS_TILED_RAVEL(5)
 XS_TILED_RAVEL(6)
 XS_TILED_RAVEL(7)
 XS_TILED_RAVEL(8)
+
+/* Ravel by dimension, for one rank R (t->d_shift set): one pass over the
+ * rows in the form of the untiled kernel (kernels_impl.h), two terms per
+ * dimension kept in registers, bounds or-ed into a flag; only when it is
+ * set are the rows scanned again for the first bad one. */
+#define XS_TILED_RAVEL_DIMS(R)                                                      \
+XS_TILED_LEVELS                                                                     \
+static ptrdiff_t xs_tiled_ravel_dims_##R(const xs_tiled *t,                         \
+                                         const int64_t *restrict rows,              \
+                                         int64_t *restrict out,                     \
+                                         ptrdiff_t start, ptrdiff_t stop) {         \
+    uint64_t extent[R], stride[R], mask[R], bad = 0;                                \
+    int shift[R], weight[R];                                                        \
+    for (int j = 0; j < R; j++) {                                                   \
+        extent[j] = t->extent[j];                                                   \
+        shift[j] = t->d_shift[j];                                                   \
+        stride[j] = t->d_stride[j];                                                 \
+        mask[j] = t->d_mask[j];                                                     \
+        weight[j] = t->d_weight[j];                                                 \
+    }                                                                               \
+    for (ptrdiff_t i = start; i < stop; i++) {                                      \
+        uint64_t acc = 0;                                                           \
+        for (int j = 0; j < R; j++) {                                               \
+            uint64_t v = (uint64_t)rows[i * R + j];  /* a negative becomes huge */  \
+            bad |= v >= extent[j];                                                  \
+            acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);      \
+        }                                                                           \
+        out[i] = (int64_t)acc;                                                      \
+    }                                                                               \
+    if (bad) {                                                                      \
+        for (ptrdiff_t i = start; i < stop; i++)                                    \
+            for (int j = 0; j < R; j++)                                             \
+                if ((uint64_t)rows[i * R + j] >= extent[j]) return i;               \
+    }                                                                               \
+    return -1;                                                                      \
+}
+
+XS_TILED_RAVEL_DIMS(1)
+XS_TILED_RAVEL_DIMS(2)
+XS_TILED_RAVEL_DIMS(3)
+XS_TILED_RAVEL_DIMS(4)
+XS_TILED_RAVEL_DIMS(5)
+XS_TILED_RAVEL_DIMS(6)
+XS_TILED_RAVEL_DIMS(7)
+XS_TILED_RAVEL_DIMS(8)
 
 /* Unravel, for one rank R, a block at a time: the offsets are split axis by
  * axis, most minor first (a shift for a power-of-two extent, otherwise a
@@ -179,6 +234,10 @@ typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const int64_t *, char
 static const xs_tiled_ravel_fn xs_tiled_ravel_by_rank[XS_TILED_MAX_RANK + 1] = {
     NULL, xs_tiled_ravel_1, xs_tiled_ravel_2, xs_tiled_ravel_3, xs_tiled_ravel_4,
     xs_tiled_ravel_5, xs_tiled_ravel_6, xs_tiled_ravel_7, xs_tiled_ravel_8};
+static const xs_tiled_ravel_fn xs_tiled_ravel_dims_by_rank[XS_TILED_MAX_RANK + 1] = {
+    NULL, xs_tiled_ravel_dims_1, xs_tiled_ravel_dims_2, xs_tiled_ravel_dims_3,
+    xs_tiled_ravel_dims_4, xs_tiled_ravel_dims_5, xs_tiled_ravel_dims_6,
+    xs_tiled_ravel_dims_7, xs_tiled_ravel_dims_8};
 static const xs_tiled_unravel_fn xs_tiled_unravel_by_rank[XS_TILED_MAX_RANK + 1] = {
     NULL, xs_tiled_unravel_1, xs_tiled_unravel_2, xs_tiled_unravel_3, xs_tiled_unravel_4,
     xs_tiled_unravel_5, xs_tiled_unravel_6, xs_tiled_unravel_7, xs_tiled_unravel_8};
