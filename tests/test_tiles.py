@@ -257,6 +257,21 @@ def test_any_tiling_agrees_with_reference(shape):
     check_against_reference(shape)
 
 
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_every_rank_and_its_first_bad_row(rank):
+    # One kernel per rank in csrc/tiled.h; the first bad row is the one named.
+    dims = (5, 3, 7, 2, 4, 3, 19, 130)[-rank:]
+    shape = Shape("f32", dims, Layout(range(rank - 1, -1, -1), tiles=[(8, 128)]))
+    rng = np.random.default_rng(rank)
+    index = np.stack([rng.integers(0, d, 600) for d in dims], axis=1)
+    expected = [reference.linear_index_of(shape, tuple(r)) for r in index]
+    assert xs.ravel(index, shape).tolist() == expected
+    index[517, -1] = dims[-1]
+    index[560, 0] = -1
+    with pytest.raises(IndexOutOfBoundsError, match="at row 517"):
+        xs.ravel(index, shape)
+
+
 def test_layouts_without_a_digit_form_use_the_reference():
     # (3) then (2): the second tile does not divide the first's 3.
     shape = Shape("f32", (10,), Layout((0,), tiles=[(3,), (2,)]))
