@@ -9,7 +9,7 @@ import threading
 import numpy as np
 import pytest
 from inputs import fits
-from oracles import numpy_ravel, numpy_unravel
+from oracles import numpy_ravel
 
 import xlashape as xs
 from xlashape import cpu
@@ -191,22 +191,6 @@ def test_calls_from_several_python_threads_at_once():
     assert failures == []
 
 
-def test_thread_count_setting():
-    previous = xs.set_num_threads(1)
-    try:
-        assert xs.get_num_threads() == 1
-    finally:
-        xs.set_num_threads(previous)
-    shape = xs.Shape("f32", [3, 4, 5])
-    rows = np.zeros((2, 3), dtype=np.int64)
-    with pytest.raises(ValueError, match="threads must be >= 1"):
-        xs.set_num_threads(0)
-    with pytest.raises(ValueError, match="threads must be >= 1"):
-        xs.ravel(rows, shape, threads=-2)
-    with pytest.raises(TypeError, match="threads must be an integer"):
-        xs.ravel(rows, shape, threads=1.5)
-
-
 def _run_python(code, **env):
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True,
@@ -276,63 +260,6 @@ def test_drop_in_out_overlapping_the_callers_array_is_refused():
     linear = np.array([1, 2, 3, 4], ">i8")
     with pytest.raises(ValueError, match="overlaps"):
         xs.unravel_index(linear[:2], (4, 4), out=linear.view(np.int64).reshape(2, 2))
-# -- ranks past the unrolled kernels, and power-of-two widths -----------------
-
-
-@pytest.mark.parametrize("rank", [0, 1, 7, 8, 9, 16, 32])
-@pytest.mark.parametrize("order", ["C", "F", "permuted"])
-def test_ranks_up_to_32_match_numpy(rank, order):
-    rng = np.random.default_rng(rank)
-    dims = tuple(int(d) for d in rng.integers(1, 4, rank))
-    m2m = {"C": tuple(range(rank - 1, -1, -1)), "F": tuple(range(rank)), "permuted": tuple(rng.permutation(rank))}[order]
-    shape = xs.Shape("f32", dims, xs.Layout(m2m))
-    rows = np.stack([rng.integers(0, d, 500) for d in dims], axis=1) if rank else np.zeros((500, 0), int)
-    expected = numpy_ravel(shape, rows)
-    np.testing.assert_array_equal(xs.ravel(rows, shape), expected)
-    np.testing.assert_array_equal(xs.ravel(np.asfortranarray(rows), shape, mode="wrap"), expected)
-    np.testing.assert_array_equal(xs.unravel(expected, shape), rows)
-
-
-@pytest.mark.parametrize("widths", [(2, 4, 8, 16), (1, 1, 2, 1), (2**31, 2**31, 1)])
-def test_power_of_two_widths_unravel_by_shift_and_mask(widths):
-    shape = xs.Shape("u8", widths, xs.Layout([2, 0, 3, 1][: len(widths)] if len(widths) == 4 else [1, 2, 0]))
-    assert all(w & (w - 1) == 0 for w in widths)
-    rng = np.random.default_rng(1)
-    offsets = rng.integers(0, shape.buffer_size, 2000, dtype=np.int64)
-    offsets[:2] = [0, shape.buffer_size - 1]
-    expected = numpy_unravel(shape, offsets)
-    np.testing.assert_array_equal(xs.unravel(offsets, shape), expected)
-    np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)
-    with pytest.raises(xs.IndexOutOfBoundsError, match="at row 3"):
-        xs.unravel(np.r_[offsets[:3], shape.buffer_size], shape)
-
-
-def test_power_of_two_padding_is_still_checked():
-    shape = xs.Shape("f32", [3, 4], xs.Layout([0, 1], [4, 4]))  # dimension 0 padded 3 -> 4
-    assert all(w & (w - 1) == 0 for w in shape.padded_dimensions) and shape.padded_dimensions != shape.dimensions
-    np.testing.assert_array_equal(xs.unravel(np.array([0, 5, 14]), shape), [[0, 0], [1, 1], [2, 3]])
-    with pytest.raises(xs.IndexOutOfBoundsError, match="linear index 7 at row 1 of the batch lands on padding"):
-        xs.unravel(np.array([0, 7]), shape)
-
-
-
-
-def test_a_forked_child_converts_after_the_parent_used_the_pool():
-    multiprocessing = pytest.importorskip("multiprocessing")
-    if "fork" not in multiprocessing.get_all_start_methods():
-        pytest.skip("no fork on this platform")
-    shape = xs.Shape("f32", [1000, 1000])
-    rows = np.zeros((400_000, 2), dtype=np.int64)
-    xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        result = pool.apply_async(_ravel_in_child, (rows, shape))
-        assert result.get(timeout=60) == 0
-
-
-def _ravel_in_child(rows, shape):
-    return int(xs.ravel(rows, shape, threads=2).sum())
-
-
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_one_row_with_strided_entries_reads_each_entry(level, n):
     # a single row whose entries are not adjacent (a column-sliced view) was
