@@ -322,7 +322,7 @@ def test_out_errors(make_out, error, message):
 def test_out_must_not_overlap_the_input():
     shape = Shape("f32", (3,))
     memory = np.arange(4, dtype=np.float32)
-    with pytest.raises(ValueError, match="out overlaps the input array"):
+    with pytest.raises(ValueError, match="out overlaps an input array"):
         to_linear(memory[:3], shape, out=memory[1:])
     np.testing.assert_array_equal(memory, [0, 1, 2, 3])
 

@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 
-from . import packing
+from . import _batch, packing
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
 from .strides import layout_from_strides
@@ -168,14 +168,12 @@ def _check_buffer(buffer: object, shape: Shape, what: str) -> np.ndarray:
     return buffer
 
 
-def _check_out(out: object, shape: Shape, array: np.ndarray) -> np.ndarray:
-    """``out`` once checked to be a writable linear buffer apart from ``array``."""
-    out = _check_buffer(out, shape, "out")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-    if np.may_share_memory(out, array):
-        raise ValueError("out overlaps the input array; pass a separate array")
-    return out
+def _check_out(out: object, shape: Shape, array: object) -> np.ndarray:
+    """``out`` once checked to be a linear buffer of ``shape``, then by the
+    package's one ``out=`` check: writable and apart from ``array`` (the
+    caller's own object)."""
+    buffer = _check_buffer(out, shape, "out")
+    return _batch.check_out(buffer, buffer.shape, (array,), dtype=buffer.dtype, contiguous=True)
 
 
 def _as_source(array: object, shape: Shape, dtype: np.dtype, casting: Casting) -> np.ndarray:
