@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .._validate import require_integer_dtype
 from .common import CommandError
 
 
@@ -31,11 +32,10 @@ def load_indices(path: str) -> np.ndarray:
         raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
     except (ValueError, EOFError) as e:
         raise CommandError(f"cannot read {path} as a .npy array: {e}") from None
-    if array.dtype.kind not in "iu":
-        raise CommandError(
-            f"{path} holds {array.dtype} values; expected integers "
-            "(int8 to int64 or uint8 to uint64)"
-        )
+    try:
+        require_integer_dtype(array.dtype, path)
+    except TypeError as e:
+        raise CommandError(str(e)) from None
     return array
 
 
