@@ -7,12 +7,13 @@ division from the most minor dimension up. The tests compare every fast path
 against it; the fast paths call it to produce their error messages and to
 handle anything they do not (Python ints outside int64, non-integers).
 
-The functions ``linear_index``, ``multi_index`` and ``linear_buffer`` take
-the dimension sizes, the layout's ``minor_to_major`` and the padded widths
-(the sizes themselves where the layout is not padded). ``linear_index_of``,
-``multi_index_at``, ``linear_values`` and ``buffer_size`` take a Shape, as
-the public functions do, and cover tiled layouts too, written from XLA's
-"Tiled layout" page: each tile pads, reshapes and transposes the array so
+``linear_index_of``, ``multi_index_at``, ``linear_values`` and
+``buffer_size`` take a Shape, as the public functions do: they are the
+tests' oracle. ``linear_index`` and ``multi_index`` are their untiled
+arithmetic on the dimension sizes, the layout's ``minor_to_major`` and the
+padded widths, which the compiled layout plans (holding just those three)
+call for their error messages. The Shape forms cover tiled layouts too,
+written from XLA's "Tiled layout" page: each tile pads, reshapes and transposes the array so
 far (tiles first, then within-tile indices, ``*`` combining a dimension
 with the next more minor one), and the offset is the row-major index in the
 final array. Unravel undoes the tiles one by one, last first, and refuses
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 __all__ = [
     "buffer_size",
     "check_length",
-    "linear_buffer",
     "linear_index",
     "linear_index_of",
     "linear_values",
@@ -103,26 +103,6 @@ def multi_index(
             raise linear_index_on_padding(start, dim, position, dimensions[dim], widths[dim], row)
         index[dim] = position
     return tuple(index)
-
-
-def linear_buffer(
-    dimensions: Sequence[int],
-    minor_to_major: Sequence[int],
-    widths: Sequence[int],
-    values: Sequence[object],
-    fill: object = 0,
-) -> list[object]:
-    """Lay out ``values`` (the array in row-major order) in linear memory.
-
-    Padding positions hold ``fill``. For the spec's 2x3 array ``a b c / d e f``
-    with ``minor_to_major`` (0, 1) and widths (3, 5) this gives
-    ``a d 0 b e 0 c f 0 0 0 0 0 0 0``.
-    """
-    buffer = [fill] * math.prod(widths)
-    positions = itertools.product(*(range(size) for size in dimensions))
-    for index, value in zip(positions, values, strict=True):
-        buffer[linear_index(dimensions, minor_to_major, widths, index)] = value
-    return buffer
 
 
 # -- any layout, tiled included, from a Shape ------------------------------
