@@ -1,5 +1,7 @@
 import os
 
+import pytest
+from command_line import runner
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -7,3 +9,9 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """Run ``xlashape ARGS...`` in ``tmp_path``; returns the CompletedProcess."""
+    return runner(tmp_path)

@@ -20,37 +20,16 @@ import sys
 
 import numpy as np
 import pytest
+from command_line import command_env, stderr_on_a_terminal
 from oracles import numpy_ravel, numpy_unravel
 
 import xlashape
 from xlashape import ShapeUtil, reference
 
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(xlashape.__file__))
 # Items show prints at each end of an elided axis and of elided memory.
 GRID_EDGE = 3
 MEMORY_EDGE = 10
 SYMBOLS = {"zero": "0", "one": "1", "lowest": "L", "highest": "H", "unknown": "?"}
-
-
-def _env() -> dict[str, str]:
-    paths = [PACKAGE_ROOT, *filter(None, [os.environ.get("PYTHONPATH")])]
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
-
-
-@pytest.fixture
-def cli(tmp_path):
-    """Run ``xlashape ARGS...`` in ``tmp_path``; returns the CompletedProcess."""
-
-    def run(*args: object, **kwargs) -> subprocess.CompletedProcess:
-        options = {"capture_output": True, "text": True, "env": _env(), **kwargs}
-        return subprocess.run(
-            [sys.executable, "-m", "xlashape", *map(str, args)],
-            cwd=tmp_path,
-            timeout=300,
-            **options,
-        )
-
-    return run
 
 
 def element_names(count: int) -> list[str]:
@@ -307,30 +286,6 @@ def test_output_replaces_an_existing_file_with_the_usual_mode(cli, tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert (tmp_path / "lin.npy").stat().st_mode & 0o777 == 0o666 & ~umask
-
-
-def stderr_on_a_terminal(cli, *argv: object) -> str:
-    """What ``xlashape ARGV`` writes to stderr on a pseudo-terminal; it must
-    succeed."""
-    import pty
-
-    controller, terminal = pty.openpty()
-    try:
-        done = cli(*argv, stderr=terminal, capture_output=False, stdout=subprocess.PIPE)
-    finally:
-        os.close(terminal)
-    drawn = b""
-    with open(controller, "rb", buffering=0) as reader:
-        while True:
-            try:
-                data = reader.read(4096)
-            except OSError:  # EIO: the terminal side is closed
-                break
-            if not data:
-                break
-            drawn += data
-    assert done.returncode == 0
-    return drawn.decode()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
@@ -613,7 +568,7 @@ def _no_matplotlib(tmp_path) -> str:
 def test_bench_refuses_unwritable_outputs_and_a_missing_matplotlib_before_running(
     cli, tmp_path, options, message
 ):
-    env = _env()
+    env = command_env()
     env["PYTHONPATH"] = os.pathsep.join([_no_matplotlib(tmp_path), env["PYTHONPATH"]])
     before = sorted(os.listdir(tmp_path))
     result = cli("bench", "--quick", *options, env=env)

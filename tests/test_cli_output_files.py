@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from test_cli import _env, cli, stderr_on_a_terminal  # noqa: F401  (cli is a fixture)
+from command_line import command_env, stderr_on_a_terminal
 
 UNRAVEL = ("unravel", "s32[10,10,10]", "in.npy")
 
@@ -82,7 +82,7 @@ def test_a_killed_run_leaves_a_temp_file_that_the_next_run_removes(cli, tmp_path
     np.save(tmp_path / "in.npy", np.arange(3_000_000) % 1000)
     argv = (*UNRAVEL, "out.npy", "--chunk-rows", "1000")
     run = subprocess.Popen(
-        [sys.executable, "-m", "xlashape", *argv], cwd=tmp_path, env=_env()
+        [sys.executable, "-m", "xlashape", *argv], cwd=tmp_path, env=command_env()
     )
     temps: list[str] = []
     deadline = time.monotonic() + 60
