@@ -4,13 +4,15 @@ out of range raises), compiled for this machine by numba's JIT."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-try:
-    import numba  # Any to mypy: see the numba override in pyproject.toml
+numba: Any
+try:  # imported by name: Any to mypy whether or not numba is installed
+    numba = importlib.import_module("numba")
 except ImportError:  # the peer is skipped
     numba = None
 
