@@ -314,6 +314,19 @@ def test_threads_give_the_same_answer():
     np.testing.assert_array_equal(xs.unravel(one, shape, threads=4), index)
 
 
+
+def test_unravel_into_strided_out():
+    # The fast kernel writes a C-contiguous result row by row and any other
+    # out= through its strides: both give the reference's indices.
+    shape = tiled("f32[13,37,23]{2,1,0:T(8,128)}")
+    index = all_multi_indices(shape)
+    linear = np.array([reference.linear_index_of(shape, tuple(r)) for r in index], dtype=np.int64)
+    np.testing.assert_array_equal(xs.unravel(linear, shape), index)
+    transposed = np.empty((shape.rank, len(linear)), dtype=np.int64).T
+    np.testing.assert_array_equal(xs.unravel(linear, shape, out=transposed), index)
+    every_other = np.empty((len(linear), 2 * shape.rank), dtype=np.int64)[:, ::2]
+    np.testing.assert_array_equal(xs.unravel(linear, shape, out=every_other), index)
+
 # -- buffers -----------------------------------------------------------------
 def test_figure_1_buffer():
     # docs/tiled_layout.md, Figure 1: the array in memory, tile by tile, with

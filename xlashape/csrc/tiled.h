@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "kernels_common.h"  /* plan.h, and exact u52 <-> double */
 
 #define XS_TILED_MAX_TERMS 8
 #define XS_TILED_MAX_RANK 8  /* ravel kernels are built per rank */
@@ -153,8 +153,10 @@ XS_TILED_RAVEL_DIMS(8)
 
 /* Unravel, for one rank R, a block at a time: the offsets are split axis by
  * axis, most minor first (a shift for a power-of-two extent, otherwise a
- * division in doubles, exact below 2**52 and corrected by one either way),
- * each digit shifted into its dimension's index. */
+ * division in doubles, exact below 2**52 and corrected by one either way,
+ * in the untiled kernel's form: integer selects and the u52 conversions of
+ * kernels_common.h, so that it vectorises at every level), each digit
+ * shifted into its dimension's index. */
 #define XS_TILED_UNRAVEL(R)                                                         \
 XS_TILED_LEVELS                                                                     \
 static ptrdiff_t xs_tiled_unravel_##R(const xs_tiled *t, const int64_t *linear,     \
@@ -185,13 +187,20 @@ static ptrdiff_t xs_tiled_unravel_##R(const xs_tiled *t, const int64_t *linear, 
                     rest[r] >>= shift;                                              \
                 }                                                                   \
             } else {                                                                \
-                double inverse = 1.0 / (double)extent;                              \
+                const int64_t w = (int64_t)extent;                                  \
+                const double inverse = 1.0 / (double)extent;                        \
                 for (ptrdiff_t r = 0; r < n; r++) {                                 \
-                    uint64_t q = (uint64_t)((double)rest[r] * inverse);             \
-                    int64_t d = (int64_t)(rest[r] - q * extent);                    \
-                    q = d < 0 ? q - 1 : d >= (int64_t)extent ? q + 1 : q;           \
-                    v[r] += (rest[r] - q * extent) << weight;                       \
-                    rest[r] = q;                                                    \
+                    double q = xs_round52(xs_u52_to_double(rest[r]) * inverse);     \
+                    int64_t qi = (int64_t)xs_double_to_u52(q);                      \
+                    int64_t d = (int64_t)rest[r] - qi * w;                          \
+                    int64_t below = d >> 63;          /* -1: q one too big */       \
+                    qi += below;                                                    \
+                    d += w & below;                                                 \
+                    int64_t above = -(int64_t)(d >= w);  /* -1: q one too small */  \
+                    qi -= above;                                                    \
+                    d -= w & above;                                                 \
+                    v[r] += (uint64_t)d << weight;                                  \
+                    rest[r] = (uint64_t)qi;                                         \
                 }                                                                   \
             }                                                                       \
         }                                                                           \
@@ -209,9 +218,16 @@ static ptrdiff_t xs_tiled_unravel_##R(const xs_tiled *t, const int64_t *linear, 
                 for (int j = 0; j < R; j++)                                         \
                     if (value[j][r] >= t->extent[j]) return b + r;                  \
         }                                                                           \
-        for (ptrdiff_t r = 0; r < n; r++) {                                         \
-            char *row = out + (b + r) * step0;                                      \
-            for (int j = 0; j < R; j++) *(int64_t *)(row + j * step1) = (int64_t)value[j][r]; \
+        if (step0 == R * (ptrdiff_t)sizeof(int64_t) && step1 == sizeof(int64_t)) { \
+            int64_t *restrict row = (int64_t *)out + b * R;  /* C-contiguous */     \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                for (int j = 0; j < R; j++) row[r * R + j] = (int64_t)value[j][r];  \
+        } else {                                                                    \
+            for (ptrdiff_t r = 0; r < n; r++) {                                     \
+                char *row = out + (b + r) * step0;                                  \
+                for (int j = 0; j < R; j++)                                         \
+                    *(int64_t *)(row + j * step1) = (int64_t)value[j][r];           \
+            }                                                                       \
         }                                                                           \
     }                                                                               \
     return -1;                                                                      \
