@@ -484,8 +484,11 @@ def ravel_batch(TiledPlan plan, indices, mode="raise", out=None, threads=None):
             row = [int(v) for v in rows[r]]
             out[r] = reference.linear_index_of(plan, _apply_modes(row, codes, plan.dimensions), r)
         return out
-    if plan.fast and modes is None and rows.dtype == np.int64 and rows.flags.c_contiguous:
-        bad = _run(ravel_fast, (plan, rows, out), n, _batch.check_threads(threads))
+    if plan.fast and modes is None and np.can_cast(rows.dtype, np.int64, "safe"):
+        # Other strides and narrower dtypes are widened, losslessly, into one
+        # C-contiguous int64 copy: far cheaper than the general kernel.
+        wide = np.ascontiguousarray(rows, dtype=np.int64)
+        bad = _run(ravel_fast, (plan, wide, out), n, _batch.check_threads(threads))
     else:
         args = (plan, rows, np.frombuffer(codes, dtype=np.uint8), any(codes), out)
         bad = _run(_RAVEL_ROWS[rows.dtype], args, n, _batch.check_threads(threads))
@@ -518,8 +521,9 @@ def unravel_batch(TiledPlan plan, offsets, out=None, threads=None):
         for r in range(n):
             out[r] = reference.multi_index_at(plan, int(linear[r]), r)
         return out
-    if plan.fast and linear.dtype == np.int64 and linear.flags.c_contiguous and n:
-        bad = _run(unravel_fast, (plan, linear, out), n, _batch.check_threads(threads))
+    if plan.fast and np.can_cast(linear.dtype, np.int64, "safe") and n:
+        wide = np.ascontiguousarray(linear, dtype=np.int64)  # lossless, as in ravel_batch
+        bad = _run(unravel_fast, (plan, wide, out), n, _batch.check_threads(threads))
     else:
         bad = _run(_UNRAVEL[linear.dtype], (plan, linear, out), n, _batch.check_threads(threads))
     if bad >= 0:
