@@ -49,11 +49,12 @@ def test_thread_count_setting():
         xs.ravel(ROWS, xs.Shape("f32", DIMS), threads=1.5)
 
 
-def test_a_forked_child_converts_after_the_parent_used_the_pool():
+@pytest.mark.parametrize("text", ["f32[1000,1000]", "f32[1000,1000]{1,0:T(8,128)}"])
+def test_a_forked_child_converts_after_the_parent_used_the_pool(text):
     multiprocessing = pytest.importorskip("multiprocessing")
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform")
-    shape = xs.Shape("f32", [1000, 1000])
+    shape = xs.ShapeUtil.parse_shape_string(text)  # untiled, and tiled (its own pool)
     rows = np.zeros((400_000, 2), dtype=np.int64)
     xs.ravel(rows, shape, threads=2)  # starts the pool in the parent
     with multiprocessing.get_context("fork").Pool(1) as pool:

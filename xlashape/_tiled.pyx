@@ -20,6 +20,7 @@ from libc.stdint cimport int64_t, uint64_t
 from xlashape._plan cimport LayoutPlan, _fast_divisor as _divisor, xs_divisor
 from xlashape._types cimport MODE_CLIP, MODE_RAISE, MODE_WRAP, index_t
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -441,6 +442,17 @@ _UNRAVEL = _by_dtype(unravel)
 # Rows per thread below which a batch stays on the calling thread.
 MIN_ROWS_PER_THREAD = 1 << 16
 _pool = None
+
+
+def _forget_pool_in_child():
+    """A forked child inherits the pool object but not its threads, and
+    work submitted to it would wait for ever: start afresh."""
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def _run(kernel, tuple args, Py_ssize_t n, int threads):
