@@ -26,6 +26,7 @@ from .layout import Layout, Tile
 from .layout_util import LayoutUtil
 from .numpy_compat import ravel_multi_index, unravel_index
 from .primitive_type import PaddingValue, PrimitiveType
+from .result_cache import result_cache_info, set_result_cache
 from .shape import Shape
 from .shape_util import ShapeUtil
 from .threads import get_num_threads, set_num_threads
@@ -51,7 +52,9 @@ __all__ = [
     "padding_fill_value",
     "ravel",
     "ravel_multi_index",
+    "result_cache_info",
     "set_num_threads",
+    "set_result_cache",
     "to_linear",
     "unravel",
     "unravel_index",

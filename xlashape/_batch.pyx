@@ -13,6 +13,7 @@ dtype and CPU level, and splits large batches over the worker pool
 
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t
 
 import numpy as np
@@ -55,6 +56,30 @@ cdef extern from "pool.h" nogil:
     int XS_POOL_MAX
     double xs_pool_wake_ns()
     int xs_pool_workers()
+
+
+cdef extern from "result_cache.h" nogil:
+    size_t XS_CACHE_MIN_BYTES
+    int XS_CACHE_MAX_BUFFERS
+    ctypedef struct xs_cache_stats:
+        size_t max_bytes
+        int max_buffers
+        size_t held_bytes
+        int held_buffers
+        unsigned long long hits
+        unsigned long long misses
+    void xs_cache_configure(size_t max_bytes, int max_buffers)
+    void xs_cache_get_stats(xs_cache_stats* stats)
+
+
+cdef extern from *:
+    """
+    #include "result_cache.h"
+    static PyDataMem_Handler xs_result_handler = {
+        "xlashape_result_cache", 1,
+        {NULL, xs_cache_malloc, xs_cache_calloc, xs_cache_realloc, xs_cache_free}};
+    """
+    cnp.PyDataMem_Handler xs_result_handler
 
 
 RAISE, WRAP, CLIP = XS_RAISE, XS_WRAP, XS_CLIP
@@ -132,6 +157,58 @@ def pool_info():
     """The worker pool: workers started, and the wake-up latency measured
     when it started (ns; 0 before)."""
     return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+
+
+# -- results ------------------------------------------------------------------------
+
+# NumPy's memory handler for results that the cache may keep (csrc/result_cache.h);
+# arrays hold a reference to it, and hand their memory back through it.
+cdef object _cache_handler = PyCapsule_New(<void*> &xs_result_handler, "mem_handler", NULL)
+cdef bint _cache_on = False
+RESULT_CACHE_MIN_BYTES = XS_CACHE_MIN_BYTES
+RESULT_CACHE_MAX_BUFFERS = XS_CACHE_MAX_BUFFERS
+
+
+def configure_result_cache(size_t max_bytes, int max_buffers):
+    """Bound the result cache: at most ``max_bytes`` bytes in at most
+    ``max_buffers`` buffers (capped at RESULT_CACHE_MAX_BUFFERS); 0 for
+    either turns it off and unmaps what it holds."""
+    global _cache_on
+    xs_cache_configure(max_bytes, max_buffers)
+    _cache_on = max_bytes >= XS_CACHE_MIN_BYTES and max_buffers > 0
+
+
+def result_cache_stats():
+    """The cache's bounds, what it holds now, and its hits and misses."""
+    cdef xs_cache_stats stats
+    xs_cache_get_stats(&stats)
+    return {
+        "enabled": bool(_cache_on),
+        "max_bytes": stats.max_bytes,
+        "max_buffers": stats.max_buffers,
+        "held_bytes": stats.held_bytes,
+        "held_buffers": stats.held_buffers,
+        "hits": stats.hits,
+        "misses": stats.misses,
+    }
+
+
+cdef object new_result(tuple shape, object dtype):
+    """np.empty(shape, dtype); a large one through the result cache's
+    handler, so that its memory may be one a freed result left."""
+    cdef Py_ssize_t elements = 1
+    if _cache_on:
+        for extent in shape:
+            elements *= <Py_ssize_t> extent
+        # (a cheap test first: no item this package allocates is over 16 bytes)
+        if (<size_t> elements >= XS_CACHE_MIN_BYTES // 16
+                and <size_t> (elements * np.dtype(dtype).itemsize) >= XS_CACHE_MIN_BYTES):
+            previous = cnp.PyDataMem_SetHandler(_cache_handler)
+            try:
+                return np.empty(shape, dtype=dtype)
+            finally:
+                cnp.PyDataMem_SetHandler(previous)
+    return np.empty(shape, dtype=dtype)
 
 
 # -- input checks -------------------------------------------------------------------
@@ -262,7 +339,7 @@ def check_out(out, tuple shape, inputs=(), *, dtype=np.int64, str what="out",
 cdef object _check_out_as(object out, tuple shape, tuple inputs, object dtype, str what,
                           bint contiguous):
     if out is None:
-        return np.empty(shape, dtype=dtype)
+        return new_result(shape, dtype)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{what} must be a NumPy array, got {type(out).__name__}")
     cdef cnp.ndarray array = out

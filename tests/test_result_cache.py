@@ -1,0 +1,244 @@
+"""The result cache (xlashape/result_cache.py): large results of calls
+without out= reuse the memory of freed ones, and only theirs. Results stay
+right, independent and ordinary arrays; the bounds and the off switch hold;
+memory does not pile up; threads and a forked child are safe."""
+
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import tracemalloc
+
+import numpy as np
+import pytest
+from oracles import numpy_ravel, numpy_unravel
+
+import xlashape as xs
+from xlashape import reference
+
+SHAPE = xs.Shape("f32", [1000, 700], xs.Layout([0, 1], [1003, 700]))
+N = 700_000  # ravel's result 5.6 MB, unravel's 11.2 MB: both over the 4 MiB minimum
+MIB = 1 << 20
+
+
+def _rows(seed, n=N):
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.integers(0, d, n) for d in SHAPE.dimensions], axis=1)
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+@pytest.fixture
+def cache():
+    """A cache with room for 4 buffers of 64 MiB in all, emptied before and
+    restored after the test."""
+    previous = xs.set_result_cache(0)
+    xs.set_result_cache(64 * MIB, 4)
+    yield
+    xs.set_result_cache(previous["max_bytes"], previous["max_buffers"])
+
+
+def test_minimum_size_is_the_documented_one():
+    assert xs.result_cache.RESULT_CACHE_MIN_BYTES == 4 * MIB
+    assert N * 8 >= 4 * MIB
+
+
+def test_results_are_right_and_ordinary_arrays(cache):
+    rows = _rows(0)
+    before = rows.copy()
+    for _ in range(3):  # the first allocation maps fresh memory, the next ones reuse it
+        linear = xs.ravel(rows, SHAPE)
+        np.testing.assert_array_equal(linear, numpy_ravel(SHAPE, rows))
+        back = xs.unravel(linear, SHAPE)
+        np.testing.assert_array_equal(back, numpy_unravel(SHAPE, linear))
+        np.testing.assert_array_equal(back, rows)
+        for result, shape in ((linear, (N,)), (back, (N, 2))):
+            assert result.dtype == np.int64 and result.shape == shape
+            assert result.flags.owndata and result.base is None
+            assert result.flags.writeable and result.flags.c_contiguous and result.flags.aligned
+        del linear, back
+    np.testing.assert_array_equal(rows, before)  # inputs never modified
+    assert xs.result_cache_info()["hits"] > 0
+
+
+def test_results_agree_with_the_reference_module(cache):
+    rows = _rows(1)
+    for _ in range(2):
+        linear = xs.ravel(rows, SHAPE)
+        back = xs.unravel(linear, SHAPE)
+        sample = range(0, N, 3499)
+        assert [int(linear[k]) for k in sample] == [
+            reference.linear_index_of(SHAPE, rows[k].tolist()) for k in sample]
+        assert [tuple(back[k].tolist()) for k in sample] == [
+            reference.multi_index_at(SHAPE, int(linear[k])) for k in sample]
+        del linear, back
+
+
+def test_a_freed_result_is_reused_and_a_live_one_never(cache):
+    rows = _rows(2)
+    first = xs.ravel(rows, SHAPE)
+    kept = first.copy()
+    second = xs.ravel(rows[::-1], SHAPE)  # first is alive: fresh memory
+    assert not np.shares_memory(first, second)
+    second[:] = -1
+    np.testing.assert_array_equal(first, kept)
+    address = _address(second)
+    del second
+    hits = xs.result_cache_info()["hits"]
+    third = xs.ravel(rows, SHAPE)
+    assert _address(third) == address  # the freed buffer, reused
+    assert xs.result_cache_info()["hits"] == hits + 1
+    np.testing.assert_array_equal(third, kept)
+    assert not np.shares_memory(first, third)
+
+
+def test_a_view_keeps_the_memory_of_its_base(cache):
+    rows = _rows(3)
+    view = xs.ravel(rows, SHAPE)[10:20]
+    expected = view.copy()
+    others = [xs.ravel(rows[::-1], SHAPE) for _ in range(3)]
+    for other in others:
+        assert not np.shares_memory(view, other)
+    del others
+    np.testing.assert_array_equal(view, expected)
+
+
+def test_results_pickle_resize_and_survive_the_cache(cache):
+    rows = _rows(4)
+    linear = xs.ravel(rows, SHAPE)
+    expected = numpy_ravel(SHAPE, rows)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(linear)), expected)
+    linear.resize(N + 1_000_000, refcheck=False)  # grows through the handler's realloc
+    np.testing.assert_array_equal(linear[:N], expected)
+    linear.resize(N // 2, refcheck=False)
+    np.testing.assert_array_equal(linear, expected[: N // 2])
+    del linear
+    np.testing.assert_array_equal(xs.ravel(rows, SHAPE), expected)
+
+
+def test_small_results_do_not_use_the_cache(cache):
+    info = xs.result_cache_info()
+    for _ in range(3):
+        xs.ravel(_rows(5, 1000), SHAPE)
+    after = xs.result_cache_info()
+    assert (after["hits"], after["misses"], after["held_buffers"]) == (
+        info["hits"], info["misses"], 0)
+
+
+def test_the_cache_honours_its_bounds(cache):
+    offsets = numpy_ravel(SHAPE, _rows(9))
+    results = [xs.unravel(offsets, SHAPE) for _ in range(6)]  # 6 live buffers
+    assert xs.result_cache_info()["held_buffers"] == 0
+    del results
+    info = xs.result_cache_info()
+    assert info["held_buffers"] == 4 and info["held_bytes"] <= 64 * MIB
+    xs.set_result_cache(max_buffers=2)
+    assert xs.result_cache_info()["held_buffers"] == 2
+    xs.set_result_cache(max_bytes=20 * MIB)  # one 11.2 MB buffer (12 MiB mapped) fits
+    info = xs.result_cache_info()
+    assert info["held_buffers"] == 1 and info["held_bytes"] <= 20 * MIB
+    xs.set_result_cache(max_bytes=8 * MIB)  # none fits
+    assert xs.result_cache_info()["held_bytes"] == 0
+    del info
+    freed = [xs.unravel(offsets, SHAPE) for _ in range(2)]
+    del freed  # too large to keep: unmapped at once
+    assert xs.result_cache_info()["held_bytes"] == 0
+
+
+def test_the_off_switch(cache):
+    previous = xs.set_result_cache(0)
+    assert previous["enabled"] and not xs.result_cache_info()["enabled"]
+    rows = _rows(6)
+    first = xs.ravel(rows, SHAPE)
+    address = _address(first)
+    del first
+    info = xs.result_cache_info()
+    assert info["held_bytes"] == 0 and info["held_buffers"] == 0
+    second = xs.ravel(rows, SHAPE)
+    np.testing.assert_array_equal(second, numpy_ravel(SHAPE, rows))
+    assert xs.result_cache_info()["misses"] == info["misses"]  # not through the handler
+    del second, address
+
+
+def test_bad_bounds_are_refused(cache):
+    with pytest.raises(ValueError, match="max_bytes must be >= 0"):
+        xs.set_result_cache(-1)
+    with pytest.raises(ValueError, match="max_buffers must be between 0 and 64"):
+        xs.set_result_cache(max_buffers=65)
+    assert xs.result_cache_info()["max_buffers"] == 4
+
+
+@pytest.mark.parametrize(("value", "enabled", "max_bytes"), [("0", False, 0), ("100", True, 100 * MIB)])
+def test_the_environment_variable(value, enabled, max_bytes):
+    code = "import xlashape as xs; i = xs.result_cache_info(); print(i['enabled'], i['max_bytes'])"
+    env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [str(enabled), str(max_bytes)]
+
+
+def test_a_bad_environment_variable_is_named():
+    env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": "lots"}
+    done = subprocess.run([sys.executable, "-c", "import xlashape"], env=env, capture_output=True,
+                          text=True)
+    assert done.returncode != 0
+    assert "XLASHAPE_RESULT_CACHE_MB must be an integer >= 0" in done.stderr
+
+
+def test_memory_does_not_pile_up(cache):
+    rows = _rows(7)
+    for _ in range(3):  # warm up: the cache fills to its steady state
+        xs.unravel(xs.ravel(rows, SHAPE), SHAPE)
+    tracemalloc.start()
+    try:
+        for _ in range(20):
+            xs.unravel(xs.ravel(rows, SHAPE), SHAPE)
+        current, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert current < MIB  # no result outlives its loop turn
+    info = xs.result_cache_info()
+    assert info["held_buffers"] <= 4 and info["held_bytes"] <= 64 * MIB
+    assert info["hits"] >= 40
+
+
+def test_threads_converting_at_once_get_their_own_results(cache):
+    rows = [_rows(10 + k) for k in range(4)]
+    expected = [numpy_ravel(SHAPE, r) for r in rows]
+    failures = []
+
+    def work(k):
+        for _ in range(5):
+            linear = xs.ravel(rows[k], SHAPE, threads=1)
+            back = xs.unravel(linear, SHAPE, threads=1)
+            if not (np.array_equal(linear, expected[k]) and np.array_equal(back, rows[k])):
+                failures.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
+def test_a_forked_child_starts_with_an_empty_cache(cache):
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    rows = _rows(8)
+    xs.ravel(rows, SHAPE)  # freed at once: the parent keeps its buffer
+    assert xs.result_cache_info()["held_buffers"] == 1
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        held, right = pool.apply_async(_convert_in_child, (rows,)).get(timeout=60)
+    assert held == 0 and right
+    assert xs.result_cache_info()["held_buffers"] == 1
+
+
+def _convert_in_child(rows):
+    held = xs.result_cache_info()["held_buffers"]
+    right = all(np.array_equal(xs.ravel(rows, SHAPE), numpy_ravel(SHAPE, rows)) for _ in range(3))
+    return held, right
