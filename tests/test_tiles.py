@@ -7,6 +7,7 @@ layout" page), ``xla/shape_util.cc`` (``ShapeUtil::ArraySize``) and
 
 from __future__ import annotations
 
+import functools
 import math
 
 import hypothesis.strategies as st
@@ -221,9 +222,10 @@ def tiled_shapes(draw, tiles=None):
 def check_against_reference(shape: Shape) -> None:
     index = all_multi_indices(shape)
     expected = [reference.linear_index_of(shape, tuple(r)) for r in index]
-    assert xs.ravel(index, shape).tolist() == expected
+    for dtype in (np.int64, np.int32):  # each has kernels of its own
+        assert xs.ravel(index.astype(dtype), shape).tolist() == expected
+        assert xs.unravel(np.array(expected, dtype=dtype), shape).tolist() == index.tolist()
     assert len(set(expected)) == len(expected) and all(0 <= k < shape.buffer_size for k in expected)
-    assert xs.unravel(np.array(expected, dtype=np.int64), shape).tolist() == index.tolist()
     # The reference inverts itself, and every other offset is tile padding.
     rng = np.random.default_rng(len(expected))
     for k in rng.choice(len(expected), min(len(expected), 20), replace=False) if expected else ():
@@ -233,8 +235,9 @@ def check_against_reference(shape: Shape) -> None:
     for k in padding[:5]:
         with pytest.raises(IndexOutOfBoundsError, match="tile padding"):
             reference.multi_index_at(shape, int(k))
-        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {k} at row 1 .*tile padding"):
-            xs.unravel([expected[0] if expected else 0, k], shape)
+        for dtype in (np.int64, np.int32):
+            with pytest.raises(IndexOutOfBoundsError, match=f"linear index {k} at row 1 .*tile padding"):
+                xs.unravel(np.array([expected[0] if expected else 0, k], dtype=dtype), shape)
 
 
 @given(tiled_shapes(tiles=[(8, 128)]))
@@ -272,12 +275,31 @@ def test_every_rank_and_its_first_bad_row(rank):
         xs.ravel(index, shape)
 
 
-def test_layouts_without_a_digit_form_use_the_reference():
-    # (3) then (2): the second tile does not divide the first's 3.
+def test_layouts_without_a_digit_form_run_the_general_form():
+    # (3) then (2): the second tile does not divide the first's 3, so there
+    # are no digits, but the general form (tiling.program) runs in C.
     shape = Shape("f32", (10,), Layout((0,), tiles=[(3,), (2,)]))
     assert tiling.digits(shape.dimensions, (0,), shape.layout.tiles) is None
+    assert shape._plan.compiled and not shape._plan.fast
     assert shape.tiled_dimensions == (4, 2, 2)
     check_against_reference(shape)
+
+
+def test_tilings_past_the_c_form_use_the_reference():
+    # 600 tiles of (1,) need 1201 slots, more than XS_TILED_MAX_SLOTS.
+    shape = Shape("f32", (3, 5), Layout((1, 0), tiles=[(1,)] * 600))
+    assert not shape._plan.compiled
+    check_against_reference(shape)
+    assert xs.ravel([[4, -1], [-1, 7]], shape, mode=("wrap", "clip")).tolist() == [
+        reference.linear_index_of(shape, (1, 0)),
+        reference.linear_index_of(shape, (2, 4)),
+    ]
+    with pytest.raises(IndexOutOfBoundsError, match="index 5 is out of bounds for dimension 1 with size 5 at row 1"):
+        xs.ravel([[0, 0], [1, 5]], shape)
+    assert xs.ravel(np.array([[0, 1], [2, 3]]).T, shape).tolist() == [
+        reference.linear_index_of(shape, (0, 2)),
+        reference.linear_index_of(shape, (1, 3)),
+    ]
 
 
 @pytest.mark.parametrize("text", ["f32[37,300]{1,0:T(8,128)}", "bf16[37,300]{0,1:T(8,128)(2,1)}"])
@@ -306,12 +328,100 @@ def test_ravel_errors_and_modes():
     )
 
 
-def test_threads_give_the_same_answer():
-    shape = tiled("f32[1000,300]{1,0:T(8,128)}")
-    index = all_multi_indices(shape)
-    one = xs.ravel(index, shape, threads=1)
-    np.testing.assert_array_equal(xs.ravel(index, shape, threads=4), one)
-    np.testing.assert_array_equal(xs.unravel(one, shape, threads=4), index)
+# Tilings of each kernel form: the fast form by dimension, by terms (two
+# levels), and the general form (tiles that are not powers of two, a later
+# tile that does not divide an earlier one, dimensions combined by '*').
+KERNEL_FORMS = [
+    "f32[43,131]{1,0:T(8,128)}",
+    "bf16[37,131]{0,1:T(8,128)(2,1)}",
+    "f32[5,13,31]{2,1,0:T(3,5)}",
+    "f32[7,11,31]{1,2,0:T(3)(2)}",
+    "f32[3,7,131]{2,1,0:T(2,*,128)}",
+]
+LEVELS = xs.cpu_features()["supported"]
+
+
+@pytest.fixture(params=LEVELS)
+def level(request):
+    previous = xs.cpu.set_cpu_level(request.param)
+    yield request.param
+    xs.cpu.set_cpu_level(previous)
+
+
+@pytest.mark.parametrize("text", KERNEL_FORMS)
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64, np.uint32, np.int16])
+def test_every_level_dtype_and_thread_count(level, text, dtype):
+    # 2**18 rows, enough for the driver to split them over 2 threads; the
+    # answer never depends on the level or on the threads.
+    shape = tiled(text)
+    rng = np.random.default_rng(3)
+    n = 1 << 18
+    picked = rng.integers(0, shape.element_count, n)
+    index = np.stack(np.unravel_index(picked, shape.dimensions), axis=1)
+    expected = reference_offsets(text)[tuple(index.T)]
+    for threads in (1, 2):
+        np.testing.assert_array_equal(xs.ravel(index.astype(dtype), shape, threads=threads), expected)
+        if dtype != np.int16:  # (no tiled buffer here fits int16 offsets)
+            np.testing.assert_array_equal(xs.unravel(expected.astype(dtype), shape, threads=threads), index)
+
+
+@functools.cache
+def reference_offsets(text: str) -> np.ndarray:
+    return offsets(tiled(text))
+
+
+@pytest.mark.parametrize("text", KERNEL_FORMS)
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
+    # The first bad row is the one named, whichever thread finds it.
+    shape = tiled(text)
+    n = 1 << 18
+    rng = np.random.default_rng(5)
+    index = np.stack([rng.integers(0, d, n) for d in shape.dimensions], axis=1).astype(dtype)
+    linear = xs.ravel(index, shape).astype(dtype)
+    taken = set(linear[:4096].tolist())
+    pad = next(k for k in range(shape.buffer_size) if reference_is_padding(shape, k, taken))
+    for threads in (1, 2):
+        bad = index.copy()
+        bad[200_001, 0] = shape.dimensions[0]
+        bad[250_000, -1] = -1
+        with pytest.raises(IndexOutOfBoundsError, match="at row 200001"):
+            xs.ravel(bad, shape, threads=threads)
+        bad_linear = linear.copy()
+        bad_linear[150_003] = pad
+        bad_linear[260_000] = shape.buffer_size
+        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {pad} at row 150003 .*tile padding"):
+            xs.unravel(bad_linear, shape, threads=threads)
+        bad_linear[150_003] = -3
+        with pytest.raises(IndexOutOfBoundsError, match=r"linear index -3 is out of bounds.* at row 150003"):
+            xs.unravel(bad_linear, shape, threads=threads)
+
+
+def reference_is_padding(shape: Shape, k: int, taken: set[int]) -> bool:
+    if k in taken:
+        return False
+    try:
+        reference.multi_index_at(shape, k)
+    except IndexOutOfBoundsError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("text", KERNEL_FORMS)
+def test_modes_in_the_general_form(text):
+    shape = tiled(text)
+    rng = np.random.default_rng(11)
+    dims = np.array(shape.dimensions)
+    index = rng.integers(-3 * dims, 3 * dims, (500, shape.rank))
+    for mode in ("wrap", "clip"):
+        resolved = index % dims if mode == "wrap" else np.clip(index, 0, dims - 1)
+        expected = [reference.linear_index_of(shape, tuple(r)) for r in resolved]
+        for dtype in (np.int64, np.int32, np.int8 if dims.max() < 40 else np.int16):
+            assert xs.ravel(index.astype(dtype), shape, mode=mode).tolist() == expected
+    huge = np.array([[2**64 - 1] * shape.rank], dtype=np.uint64)
+    assert xs.ravel(huge, shape, mode="wrap").tolist() == [
+        reference.linear_index_of(shape, tuple((2**64 - 1) % d for d in shape.dimensions))
+    ]
 
 
 

@@ -19,6 +19,7 @@ from libc.stdint cimport int64_t, uint8_t
 import numpy as np
 
 from xlashape._plan cimport LayoutPlan, xs_plan
+from xlashape._tiled cimport TiledPlan, xs_tiled
 
 from xlashape import reference
 from xlashape._validate import INT64_MAX, as_int, require_integer_dtype
@@ -30,6 +31,7 @@ cnp.import_array()
 cdef extern from "dispatch.h" nogil:
     ctypedef struct xs_job:
         const xs_plan* plan
+        const xs_tiled* tiled
         const char* const* column
         const Py_ssize_t* column_step
         const int* column_dtype
@@ -388,6 +390,16 @@ cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     return modes
 
 
+cdef const xs_tiled* _tiled_of(LayoutPlan plan) noexcept:
+    """A tiled plan's C form (csrc/tiled.h), or NULL for an untiled plan."""
+    return NULL if type(plan) is LayoutPlan else &(<TiledPlan> plan).t
+
+
+cdef bint _by_reference(LayoutPlan plan) noexcept:
+    """Whether a tiled plan has no C form and runs on the reference."""
+    return type(plan) is not LayoutPlan and not (<TiledPlan> plan).compiled
+
+
 cdef _raise_ravel_error(LayoutPlan plan, tuple values, object codes, Py_ssize_t row):
     for dim, (value, size) in enumerate(zip(values, plan.dimensions)):
         if (codes is None or codes[dim] == RAISE) and not 0 <= value < size:
@@ -442,6 +454,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
                 dtype[j] = _dtype_code(a)
             job.rows_contiguous = False
         job.plan = &plan.c
+        job.tiled = _tiled_of(plan)
         job.column = column
         job.column_step = step
         job.column_dtype = dtype
@@ -474,6 +487,8 @@ cdef object _ravel_array(LayoutPlan plan, cnp.ndarray indices, object modes, obj
     if plan.rank == 0:
         out.fill(0)
         return out
+    if _by_reference(plan):
+        return (<TiledPlan> plan).ravel_reference(indices, codes, out)
     row = _run_ravel(plan, [indices], n, codes, out, resolve_threads(threads), True)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(v) for v in indices[row]), codes, row)
@@ -490,6 +505,8 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
     if plan.rank == 0:
         out.fill(0)
         return out
+    if _by_reference(plan):
+        return (<TiledPlan> plan).ravel_reference(np.stack(columns, axis=1), codes, out)
     row = _run_ravel(plan, list(columns), n, codes, out, resolve_threads(threads), False)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(c[row]) for c in columns), codes, row)
@@ -499,8 +516,6 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads):
     """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
-    if type(plan) is not LayoutPlan:  # a tiled layout: its own kernels (_tiled.pyx)
-        return plan.ravel_batch(indices, mode, out, threads)
     rows = as_index_array(indices, "multi-indices")
     cdef cnp.ndarray array = rows
     if cnp.PyArray_NDIM(array) != 2 or cnp.PyArray_DIM(array, 1) != plan.rank:
@@ -525,11 +540,14 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
     cdef cnp.ndarray result = out
     cdef xs_job job
     cdef int count = resolve_threads(threads)
-    if plan.rank == 0:
+    if _by_reference(plan):
+        return (<TiledPlan> plan).unravel_reference(linear, out)
+    if plan.rank == 0 and type(plan) is LayoutPlan:
         nonzero = np.flatnonzero(linear)
         row = int(nonzero[0]) if nonzero.size else -1
     else:
         job.plan = &plan.c
+        job.tiled = _tiled_of(plan)
         job.linear = <const char*> cnp.PyArray_DATA(linear)
         job.linear_step = cnp.PyArray_STRIDE(linear, 0)
         job.linear_dtype = _dtype_code(linear)
@@ -539,17 +557,17 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         with nogil:
             row = xs_unravel(&job, n, count)
     if row >= 0:
-        reference.multi_index(
-            plan.dimensions, plan.minor_to_major, plan.widths, int(linear[row]), row=row
-        )
+        if type(plan) is LayoutPlan:
+            reference.multi_index(
+                plan.dimensions, plan.minor_to_major, plan.widths, int(linear[row]), row=row
+            )
+        reference.multi_index_at(plan, int(linear[row]), row)
         raise AssertionError(f"kernel flagged row {row} but it is valid")  # pragma: no cover
     return out
 
 
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads):
     """``xlashape.unravel`` on a plan: any 1-D integer array-like."""
-    if type(plan) is not LayoutPlan:  # a tiled layout: its own kernels (_tiled.pyx)
-        return plan.unravel_batch(offsets, out, threads)
     linear = as_index_array(offsets, "linear indices")
     cdef cnp.ndarray array = linear
     if cnp.PyArray_NDIM(array) != 1:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .layout import Tile
 
-__all__ = ["Axis", "Digits", "Group", "digits", "tiled_extents"]
+__all__ = ["Axis", "Digits", "Group", "Op", "Program", "digits", "program", "tiled_extents"]
 
 
 @dataclass(frozen=True)
@@ -146,3 +146,68 @@ def digits(
     for k in range(len(extents) - 2, -1, -1):
         strides[k] = strides[k + 1] * extents[k + 1]
     return Digits(tuple(groups[g] for g in used), axes, tuple(strides), math.prod(extents))
+
+
+@dataclass(frozen=True)
+class Op:
+    """One step of the page's pad-reshape-transpose on slot values.
+
+    - ``"tile"``: ``targets`` = (``source // size``, ``source % size``);
+      undone, a source value at or past ``extent`` lies in tile padding.
+    - ``"combine"``: ``targets[0]`` = ``major * size + minor`` for
+      ``sources`` (major, minor), ``size`` being the minor's extent.
+    - ``"lead"``: ``targets[0]`` = 0, a leading dimension of size 1 that a
+      tile longer than the array adds; undone, any other value is padding.
+    """
+
+    kind: str
+    sources: tuple[int, ...]
+    targets: tuple[int, ...]
+    size: int
+    extent: int
+
+
+@dataclass(frozen=True)
+class Program:
+    """A tiling as operations on slots. Slot ``d`` holds dimension ``d``'s
+    index; each operation writes new slots. The offset is the row-major
+    index of the ``final`` slots in ``extents``."""
+
+    slots: int
+    ops: tuple[Op, ...]
+    final: tuple[int, ...]  # the tiled array's dimensions, most major first
+    extents: tuple[int, ...]
+
+
+def program(dimensions: Sequence[int], minor_to_major: Sequence[int], tiles: Sequence[Tile]) -> Program:
+    """Any tiling as a :class:`Program`, step by step as the page tiles."""
+    coords = list(reversed(minor_to_major))  # slot numbers, most major first
+    extents = [dimensions[d] for d in coords]
+    ops: list[Op] = []
+    slots = len(dimensions)
+    for tile in tiles:
+        sizes = tile.dimensions
+        while len(extents) < len(sizes):  # a tile longer than the array: leading 1s
+            ops.append(Op("lead", (), (slots,), 1, 1))
+            coords.insert(0, slots)
+            extents.insert(0, 1)
+            slots += 1
+        first = len(extents) - len(sizes)
+        outer: list[tuple[int, int]] = []
+        inner: list[tuple[int, int]] = []
+        carry: tuple[int, int] | None = None
+        for slot, extent, size in zip(coords[first:], extents[first:], sizes):
+            if carry is not None:  # '*' merged the previous dimension into this one
+                ops.append(Op("combine", (carry[0], slot), (slots,), extent, carry[1] * extent))
+                slot, extent, slots = slots, carry[1] * extent, slots + 1
+            if size == Tile.COMBINE:
+                carry = (slot, extent)
+                continue
+            carry = None
+            ops.append(Op("tile", (slot,), (slots, slots + 1), size, extent))
+            outer.append((slots, -(-extent // size)))
+            inner.append((slots + 1, size))
+            slots += 2
+        coords[first:] = [slot for slot, _ in outer + inner]
+        extents[first:] = [extent for _, extent in outer + inner]
+    return Program(slots, tuple(ops), tuple(coords), tuple(extents))

@@ -8,6 +8,7 @@
 
 #include "kernels_generic.h"
 #include "pool.h"
+#include "tiled.h"
 
 typedef uint64_t (*ravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
                                   ptrdiff_t);
@@ -175,10 +176,10 @@ static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(ravel_chunk, job, n, threads, 0);
+    return run(job->tiled ? xs_tiled_ravel_chunk : ravel_chunk, job, n, threads, 0);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(unravel_chunk, job, n, threads, 1);
+    return run(job->tiled ? xs_tiled_unravel_chunk : unravel_chunk, job, n, threads, 1);
 }

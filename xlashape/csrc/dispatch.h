@@ -3,7 +3,8 @@
  * it is large enough) and return the first bad row, or -1.
  *
  * Kernels are chosen by a C switch on the index dtype and by the CPU level
- * picked once, at import (xs_select_level). */
+ * picked once, at import (xs_select_level); a job with a tiled plan runs
+ * the tiled chunks of tiled.h instead. */
 #ifndef XLASHAPE_DISPATCH_H
 #define XLASHAPE_DISPATCH_H
 
@@ -17,8 +18,11 @@
 
 enum xs_level { XS_BASELINE = 0, XS_AVX2 = 1, XS_AVX512 = 2, XS_NLEVELS = 3 };
 
+struct xs_tiled;
+
 typedef struct {
     const xs_plan *plan;
+    const struct xs_tiled *tiled;  /* a tiled layout's plan (tiled.h), or NULL */
     /* ravel: one column per dimension (for an (N, rank) array, column j
      * starts j items into the data and steps by its row stride). */
     const char *const *column;     /* rank pointers */
