@@ -1,6 +1,7 @@
 """The batch kernels: every CPU level, thread count and rank against the
 oracles, exact bounds and division, the worker pool, and ``out=`` overlap."""
 
+import itertools
 import os
 import subprocess
 import sys
@@ -9,10 +10,10 @@ import threading
 import numpy as np
 import pytest
 from inputs import fits
-from oracles import numpy_ravel
+from oracles import numpy_ravel, numpy_unravel
 
 import xlashape as xs
-from xlashape import cpu
+from xlashape import cpu, reference
 
 LEVELS = xs.cpu_features()["supported"]
 INDEX_DTYPES = (np.int32, np.int64, np.uint32, np.uint64, np.int16, np.uint8)
@@ -271,3 +272,97 @@ def test_one_row_with_strided_entries_reads_each_entry(level, n):
         rows[:] = [2, 5, 0, 0, 2, 0]
         np.testing.assert_array_equal(xs.ravel(rows, shape), numpy_ravel(shape, rows))
         np.testing.assert_array_equal(xs.ravel(wide[1:2, ::3], shape), [0])
+
+
+# -- the vector kernels' paths (in-register rows, the division without correction) --
+
+# Rows past two 256-row blocks and not a multiple of any vector width (4, 8),
+# so that full vectors, block edges and the scalar tail all run.
+VECTOR_N = 2 * 256 + 8 * 5 + 3
+# Bad rows at the edges of vectors, blocks and the tail.
+EDGE_ROWS = (0, 3, 4, 7, 8, 255, 256, 511, 512, VECTOR_N - 3, VECTOR_N - 1)
+
+
+def every_order(rank):
+    """All orders for ranks up to 4 (each permutation gives the in-register
+    transposes their own index vectors), a few above."""
+    if rank <= 4:
+        return list(itertools.permutations(range(rank)))
+    rng = np.random.default_rng(rank)
+    return [tuple(range(rank)), tuple(range(rank - 1, -1, -1))] + [tuple(rng.permutation(rank)) for _ in range(2)]
+
+
+def vector_shapes(rank):
+    """Odd widths, padded odd widths, and power-of-two widths, padded and not."""
+    rng = np.random.default_rng(rank + 100)
+    dims = [int(d) for d in rng.integers(2, 9, rank)]
+    pow2 = [1 << int(b) for b in rng.integers(0, 4, rank)]
+    for order in every_order(rank):
+        yield "odd", xs.Shape("f32", dims, xs.Layout(order))
+        yield "padded", xs.Shape("f32", dims, xs.Layout(order, [d + 1 + k % 2 for k, d in enumerate(dims)]))
+        yield "pow2", xs.Shape("f32", pow2, xs.Layout(order))
+        yield "pow2-padded", xs.Shape("f32", [max(1, w - 1) for w in pow2], xs.Layout(order, pow2))
+
+
+def out_forms(n, rank):
+    """A C-contiguous out=, every other column of a wider array, and the
+    transpose of a (rank, N) array."""
+    yield "C", np.full((n, rank), -7, np.int64)
+    yield "column-strided", np.full((n, 2 * rank), -7, np.int64)[:, ::2]
+    yield "transposed", np.full((rank, n), -7, np.int64).T
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 8])
+def test_unravel_paths_match_numpy_and_the_reference(level, rank):
+    rng = np.random.default_rng(rank)
+    for name, shape in vector_shapes(rank):
+        offsets = rng.integers(0, shape.buffer_size, VECTOR_N)
+        offsets[:2] = [0, shape.buffer_size - 1]
+        expected = numpy_unravel(shape, offsets)
+        valid = np.all(expected < np.array(shape.dimensions), axis=1)
+        offsets, expected = offsets[valid], expected[valid]
+        for dtype in (np.int32, np.int64):
+            typed = offsets.astype(dtype)
+            for form, out in out_forms(len(offsets), rank):
+                got = xs.unravel(typed, shape, out=out)
+                assert got is out
+                np.testing.assert_array_equal(out, expected, err_msg=f"{name} {shape.layout} {dtype} {form}")
+        for k in (0, 1, len(offsets) // 2, len(offsets) - 1):
+            assert tuple(expected[k]) == reference.multi_index_at(shape, int(offsets[k]))
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5])
+def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank):
+    dims = [3, 5, 2, 7, 3][:rank]
+    for order in every_order(rank)[:6]:
+        shape = xs.Shape("f32", dims, xs.Layout(order, [d + 1 for d in dims]))
+        good = np.zeros(VECTOR_N, np.int64)  # offset 0 is valid
+        for row in EDGE_ROWS:
+            # outside the buffer, negative, and on the most minor dimension's padding
+            for bad_value in (shape.buffer_size, -1, dims[order[0]]):
+                for dtype in (np.int32, np.int64):
+                    offsets = good.astype(dtype)
+                    offsets[row:row + 3] = bad_value  # later bad rows too: the first is named
+                    for _, out in out_forms(VECTOR_N, rank):
+                        with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                            xs.unravel(offsets, shape, out=out)
+
+
+@pytest.mark.parametrize("widths", [(3, 2**50 // 3), (2**25 + 1, 2**25 - 1), (1, 2**50), (7, 3, 2**50 // 21),
+                                    (2**50 - 1,), (5, 2**48 + 1), (2**50 + 1,),
+                                    (49, 103, 2**50 // (49 * 103))])
+def test_unravel_is_exact_at_the_vector_division_limit(level, widths):
+    # Buffers of at most 2**50 elements divide by floor(fma(n, 1/w, 1/(2w)))
+    # at the vector levels; one element more takes the exact 128-bit path.
+    # (Widths 49 and 103 are ones where floor(n * (1/w)) alone is one too
+    # small at n = w.)
+    shape = xs.Shape("f32", widths, xs.Layout(tuple(range(len(widths)))))
+    size = shape.buffer_size
+    rng = np.random.default_rng(size % 1000)
+    edges = [k * widths[0] + e for k in (1, 2, 3, size // widths[0] - 1, size // widths[0] // 2) for e in (-1, 0, 1)]
+    offsets = np.array([0, 1, size - 1, size - 2, size // 2] + edges, np.int64)
+    offsets = np.concatenate([offsets, rng.integers(0, size, 4000, dtype=np.int64), size - 1 - offsets])
+    offsets = offsets[(offsets >= 0) & (offsets < size)]
+    expected = np.array([reference.multi_index_at(shape, int(n)) for n in offsets])
+    np.testing.assert_array_equal(xs.unravel(offsets, shape), expected)
+    np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)

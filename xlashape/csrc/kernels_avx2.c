@@ -13,6 +13,7 @@
 #endif
 
 #include "kernels_common.h"
+#include "kernels_vec_avx2.h"
 
 #define XS_LEVEL avx2
 #include "kernels_wide.h"

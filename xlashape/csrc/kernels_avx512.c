@@ -13,6 +13,7 @@
 #endif
 
 #include "kernels_common.h"
+#include "kernels_vec_avx512.h"
 
 #define XS_LEVEL avx512
 #include "kernels_wide.h"

@@ -2,7 +2,6 @@
 #include "kernels_common.h"
 
 #define XS_LEVEL baseline
-#define XS_VECTOR_DIVISION 0
 #define XS_T int8_t
 #define XS_UNRAVEL 0
 #define XS_TN i8

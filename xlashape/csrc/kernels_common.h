@@ -19,8 +19,15 @@
 /* Rows per block in unravel: a block's positions (8 x 256 int64) stay in L1. */
 #define XS_BLOCK 256
 
-/* How unravel divides: shift and mask, a double reciprocal, or 128-bit. */
-enum { XS_DIV_POW2, XS_DIV_DOUBLE, XS_DIV_EXACT };
+/* The vector levels' unravel divides an offset 0 <= n < 2**50 by a width
+ * w >= 1 in doubles, with no correction step: q = floor(fma(n, rw, rw / 2))
+ * with rw = 1 / w rounded, then r = fma(-q, w, n). Why q is exact: the
+ * fma returns c = ((n + 1/2) / w)(1 + e0)(1 + e1), |e0|, |e1| <= 2**-53
+ * (rw / 2 is exact), so |c - t| < t * 2**-51.99 for t = (n + 1/2) / w.
+ * With n = qw + r, 0 <= r < w, t lies in [q + 1/(2w), q + 1 - 1/(2w)],
+ * and |c - t| < 1/(2w) whenever n + 1/2 < 2**50.99: so q < c < q + 1.
+ * Then q * w <= n < 2**50, and the fma gives r exactly. */
+#define XS_FLOOR_DIV_LIMIT ((uint64_t)1 << 50)
 
 #define XS_TWO52 4503599627370496.0              /* 2**52 */
 #define XS_TWO52_BITS 0x4330000000000000ULL      /* its bit pattern */

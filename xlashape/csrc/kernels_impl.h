@@ -13,14 +13,19 @@
  * Both kernels take rows [start, stop) of C-contiguous arrays and return
  * nonzero when some row is bad (an index out of range, or an offset
  * outside the buffer or on padding); the caller then finds the first bad
- * row with the exact row steps of plan.h. Loops are written so that the
- * compiler vectorises them: the rank is a compile-time constant (a switch
- * over ranks 1-8), checks are or-ed into a flag instead of branching, and
- * unravel works on blocks of rows one position at a time.
+ * row with the exact row steps of plan.h. The rank is a compile-time
+ * constant (a switch over ranks 1-8) and checks are or-ed into a flag
+ * instead of branching. Ravel's loop is written for the compiler to
+ * vectorise. Unravel, at a level with vector operations (XS_VL, from
+ * kernels_vec_<level>.h), keeps a vector of rows in registers from the
+ * offsets' load to the result's store; at the baseline, or past 2**50
+ * elements, it works on blocks of rows one position at a time.
  */
 
 #define XS_CAT3_(a, b, c) a##_##b##_##c
 #define XS_CAT3(a, b, c) XS_CAT3_(a, b, c)
+#define XS_CAT2_(a, b) a##b
+#define XS_CAT2(a, b) XS_CAT2_(a, b)
 #define XS_FN(name) XS_CAT3(name, XS_TN, XS_LEVEL)
 
 /* -- ravel ----------------------------------------------------------------- */
@@ -74,12 +79,90 @@ uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
 /* -- unravel --------------------------------------------------------------- */
 #if XS_UNRAVEL
 
+/* Rows [b0, b0 + nb) of the result from their positions: row i,
+ * dimension d is column[d][i - b0], written to out[i * s0 + d * s1]. */
+static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
+        int64_t *restrict out, const int64_t *const *column, ptrdiff_t s0, ptrdiff_t s1,
+        ptrdiff_t b0, int nb, const int R) {
+    if (s0 == R && s1 == 1) {  /* a C-contiguous (N, rank) result */
+        int64_t *restrict row = out + b0 * R;
+        for (int i = 0; i < nb; i++)
+            for (int d = 0; d < R; d++) row[i * R + d] = column[d][i];
+    } else {                   /* e.g. the (rank, N) result of unravel_index */
+        for (int d = 0; d < R; d++) {
+            int64_t *restrict o = out + b0 * s0 + d * s1;
+            const int64_t *restrict c = column[d];
+            if (s0 == 1)
+                for (int i = 0; i < nb; i++) o[i] = c[i];
+            else
+                for (int i = 0; i < nb; i++) o[i * s0] = c[i];
+        }
+    }
+}
+
+#ifdef XS_VL
+/* Unravel XS_VL rows at a time in vector registers, in doubles, where the
+ * buffer holds at most XS_FLOOR_DIV_LIMIT elements (kernels_common.h says
+ * why the division needs no correction there). With ``direct`` (a
+ * C-contiguous result of a rank the level transposes), each vector of
+ * rows goes straight to the result; otherwise positions collect in blocks
+ * that xs_write_positions lays out. The last stop - start % XS_VL rows
+ * take the exact row step. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
+        const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
+        ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
+        const int R, const int padded, const int direct) {
+    xs_vd rw[XS_MAX_UNROLLED], hrw[XS_MAX_UNROLLED], w[XS_MAX_UNROLLED], ext[XS_MAX_UNROLLED];
+    for (int k = 0; k < R; k++) {
+        rw[k] = xs_vd_set(p->reciprocal[k]);
+        hrw[k] = xs_vd_set(0.5 * p->reciprocal[k]);
+        w[k] = xs_vd_set((double)p->divisor[k].divisor);
+        ext[k] = xs_vd_set((double)p->order_extent[k]);
+    }
+    xs_vrows rows;
+    if (direct) xs_vrows_init(&rows, R, p->position);
+    int64_t pos[XS_MAX_UNROLLED][XS_BLOCK];  /* unused when direct */
+    const int64_t *column[XS_MAX_UNROLLED];
+    for (int d = 0; d < R; d++) column[d] = pos[p->position[d]];
+    xs_vok ok = xs_vok_all();
+    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+
+    for (ptrdiff_t b0 = start; b0 < vstop; b0 += XS_BLOCK) {
+        const int nb = (int)(vstop - b0 < XS_BLOCK ? vstop - b0 : XS_BLOCK);
+        for (int i = 0; i < nb; i += XS_VL) {
+            xs_vi col[XS_MAX_UNROLLED];
+            xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, p->size, &ok);
+            for (int k = 0; k < R - 1; k++) {
+                xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);
+                xs_vd r = xs_vfnmadd(q, w[k], n);
+                if (padded) ok = xs_vok_below(ok, r, ext[k]);
+                col[k] = xs_vd_to_vi(r);
+                n = q;
+            }
+            if (padded) ok = xs_vok_below(ok, n, ext[R - 1]);
+            col[R - 1] = xs_vd_to_vi(n);
+            if (direct)
+                xs_vstore_rows(out + (b0 + i) * R, col, R, &rows);
+            else
+                for (int k = 0; k < R; k++) xs_vstore(pos[k] + i, col[k]);
+        }
+        if (!direct) XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
+    }
+    uint64_t bad = (uint64_t)xs_vok_bad(ok);
+    for (ptrdiff_t i = vstop; i < stop; i++)
+        bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
+    return bad;
+}
+#endif
+
+/* Unravel in blocks of rows, one position at a time: by shift and mask
+ * where every width is a power of two, otherwise by the exact 128-bit
+ * division. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
         const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
         ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
-        const int R, const int padded, const int method) {
+        const int R, const int padded, const int pow2) {
     uint64_t extent[XS_MAX_UNROLLED], width[XS_MAX_UNROLLED], mask[XS_MAX_UNROLLED];
-    double reciprocal[XS_MAX_UNROLLED];
     int shift[XS_MAX_UNROLLED];
     xs_divisor divisor[XS_MAX_UNROLLED];
     for (int k = 0; k < R; k++) {
@@ -88,7 +171,6 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
         width[k] = p->divisor[k].divisor;
         mask[k] = width[k] - 1;
         shift[k] = p->divisor[k].shift;
-        reciprocal[k] = p->reciprocal[k];
     }
     const uint64_t size = p->size;
     uint64_t bad = 0;
@@ -106,46 +188,20 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
             bad |= outside;
             n[i] = outside ? 0 : v;        /* flagged; keep the arithmetic in range */
         }
-        if (method == XS_DIV_DOUBLE) {
-            /* Exact while offsets stay below 2**52: the quotient rounded
-             * from n * (1 / w) is off by at most one, and the remainder,
-             * computed in integers, says which way. Integer selects, not
-             * branches, so that every level vectorises the loop. */
-            for (int k = 0; k < R - 1; k++) {
-                const int64_t w = (int64_t)width[k];
-                const double rw = reciprocal[k];
-                int64_t *restrict out_k = pos[k];
-                for (int i = 0; i < nb; i++) {
-                    double q = xs_round52(xs_u52_to_double(n[i]) * rw);
-                    int64_t qi = (int64_t)xs_double_to_u52(q);
-                    int64_t r = (int64_t)n[i] - qi * w;
-                    int64_t below = r >> 63;                  /* -1 when q was one too big */
-                    qi += below;
-                    r += w & below;
-                    int64_t above = -(int64_t)(r >= w);       /* -1 when q was one too small */
-                    qi -= above;
-                    r -= w & above;
-                    if (padded) bad |= (uint64_t)r >= extent[k];
-                    out_k[i] = r;
-                    n[i] = (uint64_t)qi;
+        for (int k = 0; k < R - 1; k++) {
+            int64_t *restrict out_k = pos[k];
+            for (int i = 0; i < nb; i++) {
+                uint64_t q, r;
+                if (pow2) {
+                    q = n[i] >> shift[k];
+                    r = n[i] & mask[k];
+                } else {
+                    q = xs_divide(n[i], &divisor[k]);
+                    r = n[i] - q * width[k];
                 }
-            }
-        } else {
-            for (int k = 0; k < R - 1; k++) {
-                int64_t *restrict out_k = pos[k];
-                for (int i = 0; i < nb; i++) {
-                    uint64_t q, r;
-                    if (method == XS_DIV_POW2) {
-                        q = n[i] >> shift[k];
-                        r = n[i] & mask[k];
-                    } else {
-                        q = xs_divide(n[i], &divisor[k]);
-                        r = n[i] - q * width[k];
-                    }
-                    if (padded) bad |= r >= extent[k];
-                    out_k[i] = (int64_t)r;
-                    n[i] = q;
-                }
+                if (padded) bad |= r >= extent[k];
+                out_k[i] = (int64_t)r;
+                n[i] = q;
             }
         }
         /* What is left is the most major position: no division needed. */
@@ -156,61 +212,45 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
                 out_k[i] = (int64_t)n[i];
             }
         }
-        if (s0 == R && s1 == 1) {  /* a C-contiguous (N, rank) result */
-            int64_t *restrict row = out + b0 * R;
-            for (int i = 0; i < nb; i++)
-                for (int d = 0; d < R; d++) row[i * R + d] = column[d][i];
-        } else {                   /* e.g. the (rank, N) result of unravel_index */
-            for (int d = 0; d < R; d++) {
-                int64_t *restrict o = out + b0 * s0 + d * s1;
-                const int64_t *restrict c = column[d];
-                if (s0 == 1)
-                    for (int i = 0; i < nb; i++) o[i] = c[i];
-                else
-                    for (int i = 0; i < nb; i++) o[i * s0] = c[i];
-            }
-        }
+        XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
     }
     return bad;
 }
 
-#define XS_UNRAVEL_RANKS(padded, method)                                                \
+#ifdef XS_VL
+#define XS_UNRAVEL_VECTOR(R, padded)                                                    \
+        if (vector && direct && XS_VROWS(R))                                            \
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1); \
+        if (vector)                                                                     \
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0);
+#else
+#define XS_UNRAVEL_VECTOR(R, padded)
+#endif
+#define XS_UNRAVEL_RANK(R, padded)                                                      \
+    case R:                                                                             \
+        XS_UNRAVEL_VECTOR(R, padded)                                                    \
+        if (p->pow2)                                                                    \
+            return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 1); \
+        return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 0);
+#define XS_UNRAVEL_RANKS(padded)                                                        \
     switch (p->rank) {                                                                  \
-    case 1: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 1, padded, method); \
-    case 2: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 2, padded, method); \
-    case 3: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 3, padded, method); \
-    case 4: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 4, padded, method); \
-    case 5: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 5, padded, method); \
-    case 6: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 6, padded, method); \
-    case 7: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 7, padded, method); \
-    case 8: return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, 8, padded, method); \
-    }                                                                                   \
-    break;
+    XS_UNRAVEL_RANK(1, padded) XS_UNRAVEL_RANK(2, padded) XS_UNRAVEL_RANK(3, padded)    \
+    XS_UNRAVEL_RANK(4, padded) XS_UNRAVEL_RANK(5, padded) XS_UNRAVEL_RANK(6, padded)    \
+    XS_UNRAVEL_RANK(7, padded) XS_UNRAVEL_RANK(8, padded)                               \
+    }
 
 /* Rows [start, stop) of a contiguous ``linear``; row i, dimension d of the
  * result is out[i * s0 + d * s1] (strides in elements). */
 uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *out,
                                 ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop) {
-    /* The double-precision division pays only where it vectorises (AVX2 and
-     * up: measured 2.8x and 4.5x the 128-bit multiply's speed at rank 4);
-     * the baseline keeps the 128-bit multiply, which is faster scalar. */
-    const int method = p->pow2 ? XS_DIV_POW2
-                       : (XS_VECTOR_DIVISION && p->exact_double) ? XS_DIV_DOUBLE
-                                                                 : XS_DIV_EXACT;
-    if (p->rank <= XS_MAX_UNROLLED) {
-        if (p->padded) {
-            switch (method) {
-            case XS_DIV_POW2: XS_UNRAVEL_RANKS(1, XS_DIV_POW2)
-            case XS_DIV_DOUBLE: XS_UNRAVEL_RANKS(1, XS_DIV_DOUBLE)
-            default: XS_UNRAVEL_RANKS(1, XS_DIV_EXACT)
-            }
-        } else {
-            switch (method) {
-            case XS_DIV_POW2: XS_UNRAVEL_RANKS(0, XS_DIV_POW2)
-            case XS_DIV_DOUBLE: XS_UNRAVEL_RANKS(0, XS_DIV_DOUBLE)
-            default: XS_UNRAVEL_RANKS(0, XS_DIV_EXACT)
-            }
-        }
+#ifdef XS_VL
+    const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
+    const int direct = s0 == p->rank && s1 == 1;
+#endif
+    if (p->padded) {
+        XS_UNRAVEL_RANKS(1)
+    } else {
+        XS_UNRAVEL_RANKS(0)
     }
     uint64_t bad = 0;
     for (ptrdiff_t i = start; i < stop; i++)
@@ -218,6 +258,8 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
     return bad;
 }
 
+#undef XS_UNRAVEL_VECTOR
+#undef XS_UNRAVEL_RANK
 #undef XS_UNRAVEL_RANKS
 #endif
 #undef XS_FN

@@ -2,7 +2,6 @@
  * kernels_avx2.c and kernels_avx512.c inside their target pragmas, with
  * XS_LEVEL defined. */
 #define XS_UNRAVEL 1
-#define XS_VECTOR_DIVISION 1
 #define XS_T int32_t
 #define XS_TN i32
 #include "kernels_impl.h"
@@ -14,4 +13,3 @@
 #undef XS_T
 #undef XS_TN
 #undef XS_UNRAVEL
-#undef XS_VECTOR_DIVISION

@@ -1,0 +1,107 @@
+/* The vector operations of the AVX2 kernels (4 lanes of 64 bits), for the
+ * loops of kernels_impl.h: the names of kernels_vec_avx512.h, for AVX2 and
+ * FMA. Included by kernels_avx2.c only, inside its target pragma.
+ *
+ * AVX2 has no conversion between int64 and double: values below 2**52 go
+ * through the bits of 2**52 + v (kernels_common.h does the same in C).
+ */
+#ifndef XLASHAPE_KERNELS_VEC_H
+#define XLASHAPE_KERNELS_VEC_H
+
+#include <immintrin.h>
+
+#define XS_VL 4
+#define XS_VROWS(R) ((R) == 1 || (R) == 2 || (R) == 4)
+
+typedef __m256d xs_vd;
+typedef __m256i xs_vi;
+typedef __m256d xs_vok;  /* all bits set in a good lane */
+
+static inline xs_vd xs_vd_set(double x) { return _mm256_set1_pd(x); }
+static inline xs_vok xs_vok_all(void) { return _mm256_castsi256_pd(_mm256_set1_epi64x(-1)); }
+static inline int xs_vok_bad(xs_vok ok) { return _mm256_movemask_pd(ok) != 0xF; }
+
+static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
+    return _mm256_and_pd(ok, _mm256_cmp_pd(x, limit, _CMP_LT_OQ));
+}
+
+/* Offsets widened to int64 as doubles: lanes outside [0, size) leave
+ * ``ok`` and become 0. ``size`` is at most 2**50, so a signed compare
+ * serves. */
+static inline xs_vd xs_vwiden_offsets(__m256i v, uint64_t size, xs_vok *ok) {
+    __m256i in = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), v),
+                                     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)size), v));
+    *ok = _mm256_and_pd(*ok, _mm256_castsi256_pd(in));
+    __m256i bits = _mm256_or_si256(_mm256_and_si256(v, in), _mm256_set1_epi64x(XS_TWO52_BITS));
+    return _mm256_sub_pd(_mm256_castsi256_pd(bits), _mm256_set1_pd(XS_TWO52));
+}
+
+static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
+    return xs_vwiden_offsets(_mm256_loadu_si256((const __m256i *)p), size, ok);
+}
+
+static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
+    return xs_vwiden_offsets(_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p)), size,
+                             ok);
+}
+
+static inline xs_vd xs_vfloor_fma(xs_vd n, xs_vd rw, xs_vd hrw) {
+    return _mm256_floor_pd(_mm256_fmadd_pd(n, rw, hrw));
+}
+static inline xs_vd xs_vfnmadd(xs_vd q, xs_vd w, xs_vd n) { return _mm256_fnmadd_pd(q, w, n); }
+
+static inline xs_vi xs_vd_to_vi(xs_vd x) {
+    return _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(x, _mm256_set1_pd(XS_TWO52))),
+                            _mm256_set1_epi64x(XS_TWO52_BITS));
+}
+
+static inline void xs_vstore(int64_t *p, xs_vi v) { _mm256_storeu_si256((__m256i *)p, v); }
+
+/* -- (N, rank) rows in registers ---------------------------------------------
+ *
+ * Ranks 2 and 4: a fixed transpose by unpacks and 128-bit lane moves gives
+ * rows in position order; one permute per output vector then puts them in
+ * dimension order (skipped where the order is already that one). */
+typedef struct {
+    __m256i perm;
+    int identity;
+} xs_vrows;
+
+static inline void xs_vrows_init(xs_vrows *t, int rank, const int *position) {
+    int idx[8];
+    t->identity = 1;
+    for (int lane = 0; lane < 4; lane++) {
+        int d = lane % rank, k = lane - d + position[d];
+        idx[2 * lane] = 2 * k;
+        idx[2 * lane + 1] = 2 * k + 1;
+        t->identity &= position[d] == d;
+    }
+    t->perm = _mm256_loadu_si256((const __m256i *)idx);
+}
+
+static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank,
+                                  const xs_vrows *t) {
+    __m256i v[4];
+    if (rank == 1) {
+        xs_vstore(out, col[0]);
+        return;
+    }
+    __m256i lo = _mm256_unpacklo_epi64(col[0], col[1]), hi = _mm256_unpackhi_epi64(col[0], col[1]);
+    if (rank == 2) {
+        v[0] = _mm256_permute2x128_si256(lo, hi, 0x20);
+        v[1] = _mm256_permute2x128_si256(lo, hi, 0x31);
+    } else {
+        __m256i lo2 = _mm256_unpacklo_epi64(col[2], col[3]);
+        __m256i hi2 = _mm256_unpackhi_epi64(col[2], col[3]);
+        v[0] = _mm256_permute2x128_si256(lo, lo2, 0x20);
+        v[1] = _mm256_permute2x128_si256(hi, hi2, 0x20);
+        v[2] = _mm256_permute2x128_si256(lo, lo2, 0x31);
+        v[3] = _mm256_permute2x128_si256(hi, hi2, 0x31);
+    }
+    for (int j = 0; j < rank; j++) {
+        if (!t->identity) v[j] = _mm256_permutevar8x32_epi32(v[j], t->perm);
+        xs_vstore(out + 4 * j, v[j]);
+    }
+}
+
+#endif

@@ -1,0 +1,125 @@
+/* The vector operations of the AVX-512 kernels (8 lanes of 64 bits), for
+ * the loops of kernels_impl.h. Included by kernels_avx512.c only, inside
+ * its target pragma, so that nothing else is compiled with these
+ * instructions. kernels_vec_avx2.h defines the same names for AVX2.
+ *
+ * xs_vd holds doubles, xs_vi int64 values, and xs_vok one bit (or lane) per
+ * row that stays set while the row is good.
+ */
+#ifndef XLASHAPE_KERNELS_VEC_H
+#define XLASHAPE_KERNELS_VEC_H
+
+#include <immintrin.h>
+
+#define XS_VL 8
+/* Ranks whose (N, rank) rows the level writes and reads by in-register
+ * transposes. */
+#define XS_VROWS(R) ((R) >= 1 && (R) <= 4)
+
+typedef __m512d xs_vd;
+typedef __m512i xs_vi;
+typedef __mmask8 xs_vok;
+
+static inline xs_vd xs_vd_set(double x) { return _mm512_set1_pd(x); }
+static inline xs_vok xs_vok_all(void) { return (xs_vok)0xFF; }
+static inline int xs_vok_bad(xs_vok ok) { return ok != (xs_vok)0xFF; }
+
+/* ok, less the lanes where x >= limit. */
+static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
+    return _mm512_mask_cmp_pd_mask(ok, x, limit, _CMP_LT_OQ);
+}
+
+/* int64 offsets as doubles, exactly: lanes outside [0, size) leave ``ok``
+ * and become 0. ``size`` is at most 2**50. */
+static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
+    __m512i v = _mm512_loadu_si512((const void *)p);
+    __mmask8 in = _mm512_cmplt_epu64_mask(v, _mm512_set1_epi64((long long)size));
+    *ok &= in;
+    return _mm512_maskz_cvtepi64_pd(in, v);
+}
+
+static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
+    __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
+    __mmask8 in = _mm512_cmplt_epu64_mask(v, _mm512_set1_epi64((long long)size));
+    *ok &= in;
+    return _mm512_maskz_cvtepi64_pd(in, v);
+}
+
+/* floor(n * rw + hrw) and n - q * w, one rounding each. */
+static inline xs_vd xs_vfloor_fma(xs_vd n, xs_vd rw, xs_vd hrw) {
+    return _mm512_roundscale_pd(_mm512_fmadd_pd(n, rw, hrw),
+                                _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
+static inline xs_vd xs_vfnmadd(xs_vd q, xs_vd w, xs_vd n) { return _mm512_fnmadd_pd(q, w, n); }
+
+/* An integer-valued double below 2**52 as int64. */
+static inline xs_vi xs_vd_to_vi(xs_vd x) { return _mm512_cvtpd_epi64(x); }
+
+static inline void xs_vstore(int64_t *p, xs_vi v) { _mm512_storeu_si512((void *)p, v); }
+
+/* -- (N, rank) rows in registers ---------------------------------------------
+ *
+ * A vector per position (most minor first) holds 8 rows; the rows of a
+ * C-contiguous (N, rank) array hold them by dimension. The index vectors
+ * of xs_vrows map one onto the other, the layout's order included, so the
+ * permutation costs nothing per row. For rank 4, two steps: pair[0] and
+ * pair[1] interleave positions (0, 1) and (2, 3) row by row (rows 0-3,
+ * then 4-7), then idx[m] picks rows 2m, 2m + 1 by dimension from one pair
+ * of each. For ranks 2 and 3, idx[j] picks output vector j's lanes from
+ * positions 0 and 1, and (rank 3) more[j] those lanes of position 2 that
+ * mask[j] marks.
+ */
+typedef struct {
+    __m512i idx[3], more[3], pair[2];
+    __mmask8 mask[3];
+} xs_vrows;
+
+static inline void xs_vrows_init(xs_vrows *t, int rank, const int *position) {
+    long long idx[3][8], more[3][8], pair[2][8];
+    int mask[3] = {0, 0, 0};
+    for (int lane = 0; lane < 8; lane++) {
+        pair[0][lane] = (lane & 1) * 8 + lane / 2;
+        pair[1][lane] = pair[0][lane] + 4;
+        for (int j = 0; j < 3; j++) {
+            int e = 8 * j + lane, row = e / rank, k = position[e % rank];
+            if (rank == 4)  /* j = 0, 1: rows 2j, 2j + 1 of a pair */
+                row = 2 * j + lane / 4;
+            idx[j][lane] = rank == 4 ? (k / 2) * 8 + 2 * (row % 4) + k % 2
+                                     : (k == 1) * 8 + row % 8;
+            more[j][lane] = row % 8;
+            if (k == 2 && rank == 3) mask[j] |= 1 << lane;
+        }
+    }
+    for (int j = 0; j < 3; j++) {
+        t->idx[j] = _mm512_loadu_si512((const void *)idx[j]);
+        t->more[j] = _mm512_loadu_si512((const void *)more[j]);
+        t->mask[j] = (__mmask8)mask[j];
+    }
+    for (int j = 0; j < 2; j++) t->pair[j] = _mm512_loadu_si512((const void *)pair[j]);
+}
+
+/* Store 8 rows of ``rank`` positions (``col``, most minor first) as
+ * C-contiguous rows at ``out``. */
+static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank,
+                                  const xs_vrows *t) {
+    if (rank == 1) {
+        xs_vstore(out, col[0]);
+    } else if (rank == 2 || rank == 3) {
+        for (int j = 0; j < rank; j++) {
+            __m512i v = _mm512_permutex2var_epi64(col[0], t->idx[j], col[1]);
+            if (rank == 3) v = _mm512_mask_permutexvar_epi64(v, t->mask[j], t->more[j], col[2]);
+            xs_vstore(out + 8 * j, v);
+        }
+    } else {
+        __m512i a = _mm512_permutex2var_epi64(col[0], t->pair[0], col[1]);
+        __m512i b = _mm512_permutex2var_epi64(col[0], t->pair[1], col[1]);
+        __m512i c = _mm512_permutex2var_epi64(col[2], t->pair[0], col[3]);
+        __m512i d = _mm512_permutex2var_epi64(col[2], t->pair[1], col[3]);
+        xs_vstore(out, _mm512_permutex2var_epi64(a, t->idx[0], c));
+        xs_vstore(out + 8, _mm512_permutex2var_epi64(a, t->idx[1], c));
+        xs_vstore(out + 16, _mm512_permutex2var_epi64(b, t->idx[0], d));
+        xs_vstore(out + 24, _mm512_permutex2var_epi64(b, t->idx[1], d));
+    }
+}
+
+#endif
