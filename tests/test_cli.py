@@ -480,7 +480,8 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert result.returncode == 0, result.stderr
     header = (
         "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
-        "| copy spread | dtype | level | numba M/s | without out= M/s |"
+        "| copy spread | dtype | level | numba M/s | without out= M/s "
+        "| without out=, no reuse M/s |"
     )
     assert header in result.stdout.splitlines()
     rows = [line for line in result.stdout.splitlines() if line.startswith(("| ravel", "| unravel"))]

@@ -6,8 +6,11 @@ identical input in the same process, interleaved round by round so that a
 busy neighbour slows them alike. The "copy limit" copies half of the bytes
 the operation reads plus writes, so that the copy's own reads and writes
 move as many bytes as the operation. Buffers are warm (allocated and
-touched before timing), except in the "without out=" column, which times
-the common call that allocates its result. Each figure is a median over
+touched before timing), except in the "without out=" columns, which time
+the common call that allocates its result: once as a loop that drops each
+result (the result cache then hands the freed memory to the next call),
+and once with the cache emptied first, as when every earlier result is
+still alive (fresh memory, page faults and all). Each figure is a median over
 rounds; the copy ratio also gives its spread (25th-75th percentile over
 rounds). Only ratios measured in the same run are reported.
 """
@@ -28,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads
+from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
 from .bench_peers import numba_call, numba_version
 from .bench_plot import plot
 
@@ -106,17 +109,32 @@ def make_case_data(case: Case, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool = True) -> Callable[[], np.ndarray]:
+def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool = True,
+                  reuse: bool = True) -> Callable[[], np.ndarray]:
     """xlashape's call for ``case``: into the warm ``out`` buffer, or (with
-    ``out=False``) allocating its result, as most callers do."""
+    ``out=False``) allocating its result, as most callers do; with
+    ``reuse=False`` too, the result cache is emptied first, so that the
+    result gets fresh memory (the unmapping is timed with the call)."""
     shape = case.shape
-    if case.op == "ravel":
-        if not out:
-            return lambda: convert.ravel(data["rows"], shape, threads=threads)
-        return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
-    if not out:
-        return lambda: convert.unravel(data["offsets"], shape, threads=threads)
-    return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
+    if out:
+        if case.op == "ravel":
+            return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
+        return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
+    function, source = (convert.ravel, data["rows"]) if case.op == "ravel" else (convert.unravel, data["offsets"])
+
+    def call() -> np.ndarray:
+        return function(source, shape, threads=threads)
+
+    return call if reuse else _with_nothing_to_reuse(call)
+
+
+def _with_nothing_to_reuse(call: Callable[[], np.ndarray]) -> Callable[[], np.ndarray]:
+    def fresh() -> np.ndarray:
+        bounds = result_cache.set_result_cache(0)  # unmaps what it holds
+        result_cache.set_result_cache(bounds["max_bytes"], bounds["max_buffers"])
+        return call()
+
+    return fresh
 
 
 def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[], np.ndarray]]:
@@ -228,6 +246,8 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
     calls: dict[str, Callable[[], object]] = {"xlashape": xlashape_call(case, data, threads)}
     if no_out:
         calls["xlashape without out="] = xlashape_call(case, data, threads, out=False)
+        calls["xlashape without out=, no reuse"] = xlashape_call(
+            case, data, threads, out=False, reuse=False)
     numpy_names = []
     if peers:
         for name, call in numpy_equivalents(case, data).items():
@@ -261,6 +281,9 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
     if no_out:
         fresh = median["xlashape without out="]
         record.update(no_out_s=fresh, no_out_meps=case.n / fresh / 1e6, no_out_fraction=ours / fresh)
+        unused = median["xlashape without out=, no reuse"]
+        record.update(no_reuse_s=unused, no_reuse_meps=case.n / unused / 1e6,
+                      no_reuse_fraction=ours / unused)
     return record
 
 
@@ -291,23 +314,24 @@ def machine() -> dict[str, Any]:
 
 HEADER = (
     "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
-    "| copy spread | dtype | level | numba M/s | without out= M/s |"
+    "| copy spread | dtype | level | numba M/s | without out= M/s | without out=, no reuse M/s |"
 )
 
 
 def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -> str:
-    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|"]
+    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
     for r in records:
         low, high = r["copy_fraction_spread"]
         numpy_meps = f"{r['numpy_meps']:.0f}" if "numpy_meps" in r else "-"
         speedup = f"{r['speedup']:.1f}x" if "speedup" in r else "-"
         numba = f"{r['numba_meps']:.0f}" if "numba_meps" in r else "-"
         fresh = f"{r['no_out_meps']:.0f}" if "no_out_meps" in r else "-"
+        unused = f"{r['no_reuse_meps']:.0f}" if "no_reuse_meps" in r else "-"
         lines.append(
             f"| {r['op']} | {r['layout']} | {r['n']:.0e} | {r['threads']} | "
             f"{r['xlashape_meps']:.0f} | {numpy_meps} | {speedup} | "
             f"{r['copy_fraction']:.2f} | {low:.2f}-{high:.2f} | {r['dtype']} | {r['level']} | "
-            f"{numba} | {fresh} |"
+            f"{numba} | {fresh} | {unused} |"
         )
     lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
     for s in scalars:
