@@ -242,3 +242,29 @@ def _convert_in_child(rows):
     held = xs.result_cache_info()["held_buffers"]
     right = all(np.array_equal(xs.ravel(rows, SHAPE), numpy_ravel(SHAPE, rows)) for _ in range(3))
     return held, right
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_evicted_buffers_are_returned_to_the_system(cache):
+    # Results of ten sizes that mostly do not fit each other's buffers: the
+    # cache keeps at most 4 (64 MiB) and must unmap the rest as it goes.
+    rows = _rows(20, 1_900_000)
+    sizes = [600_000 + k * 140_000 for k in range(10)]
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def one_pass():
+        for n in sizes:
+            xs.ravel(rows[:n], SHAPE)
+
+    one_pass()
+    before = rss()
+    for _ in range(4):
+        one_pass()
+    grown = rss() - before
+    assert grown < 32 * MIB  # a leak of even the misses would pass 400 MiB
+    info = xs.result_cache_info()
+    assert info["held_buffers"] <= 4 and info["held_bytes"] <= 64 * MIB
+    assert info["misses"] > 10  # it did map and unmap along the way
