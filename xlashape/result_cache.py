@@ -24,6 +24,8 @@ machine's memory if that is less) in at most ``max_buffers`` buffers
 thread-safe; a forked child starts with it empty. The environment variable
 ``XLASHAPE_RESULT_CACHE_MB`` sets ``max_bytes`` at import (in MiB; 0 turns
 the cache off); :func:`set_result_cache` changes the bounds at run time.
+On systems without ``mmap`` (Windows) results come from ``malloc`` and
+nothing is kept.
 """
 
 from __future__ import annotations
