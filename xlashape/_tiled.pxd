@@ -10,6 +10,8 @@ cdef extern from "tiled.h" nogil:
         XS_TILED_MAX_SLOTS
         XS_TILED_MAX_TERMS
         XS_TILED_MAX_RANK
+        XS_TILED_EXTRA
+        XS_TILED_BLOCK_SLOTS
     int XS_OP_TILE, XS_OP_COMBINE, XS_OP_LEAD
 
     ctypedef struct xs_tile_op:
@@ -40,10 +42,16 @@ cdef extern from "tiled.h" nogil:
         const int* u_pow2
         const int* u_shift
         const xs_divisor* u_radix
+        int d_extra
         const int* d_shift
         const uint64_t* d_stride
         const uint64_t* d_mask
         const int* d_weight
+        const int* e_dim
+        const int* e_shift
+        const uint64_t* e_mask
+        const int* e_weight
+        int block_slots
 
     uint64_t xs_tiled_offset(const xs_tiled* t, uint64_t* slot)
     int xs_tiled_position(const xs_tiled* t, uint64_t n, uint64_t* slot)
@@ -63,8 +71,8 @@ cdef class TiledPlan(LayoutPlan):
     cdef int* term_int                    # dim, shift, u_dim, u_weight, u_pow2, u_shift
     cdef uint64_t* term_u64               # mask, stride
     cdef xs_divisor* term_radix
-    cdef int* dim_int                     # d_shift, d_weight
-    cdef uint64_t* dim_u64                # d_stride, d_mask
+    cdef int* dim_int                     # d_shift, d_weight, e_dim, e_shift, e_weight
+    cdef uint64_t* dim_u64                # d_stride, d_mask, e_mask
 
     cdef _setup(self, layout)
     cdef _setup_fast(self, form)

@@ -111,6 +111,8 @@ cdef class TiledPlan(LayoutPlan):
         self.t.final_shift = self.final_int + m
         self.t.final_stride = self.final_stride
         self.t.final_extent = self.final_extent
+        if form.slots <= XS_TILED_BLOCK_SLOTS and self.size < (1 << 52):
+            self.t.block_slots = <int> form.slots
         self.compiled = True
         self._setup_fast(self.digits)
 
@@ -157,28 +159,44 @@ cdef class TiledPlan(LayoutPlan):
 
     cdef _setup_dims(self, terms, form):
         """Ravel by dimension (csrc/tiled_kernels.h), when each dimension
-        has at most a tile index (no mask) and a within-tile index (no
-        shift, a power-of-two stride), as under one power-of-two tile."""
-        cdef Py_ssize_t d, r = self.rank
+        has at most a tile index (no mask) and within-tile digits with
+        power-of-two strides: one per dimension without a shift, and up to
+        XS_TILED_EXTRA more in all, as under ``T(8,128)`` (none) or
+        ``T(8,128)(2,1)`` (one)."""
+        cdef Py_ssize_t d, e, r = self.rank
         high = [None] * r
         low = [None] * r
+        extra = []
         for axis, stride in terms:
             d = form.groups[axis.group].dimensions[0]
             if not axis.modulus and high[d] is None:
                 high[d] = (_log2(axis.divisor), stride)
-            elif axis.modulus and axis.divisor == 1 and _pow2(stride) and low[d] is None:
+            elif axis.modulus and _pow2(stride) and axis.divisor == 1 and low[d] is None:
                 low[d] = (axis.modulus - 1, _log2(stride))
+            elif axis.modulus and _pow2(stride) and len(extra) < XS_TILED_EXTRA:
+                extra.append((d, _log2(axis.divisor), axis.modulus - 1, _log2(stride)))
             else:
                 return
-        self.dim_int = <int*> _alloc(2 * r, sizeof(int))
-        self.dim_u64 = <uint64_t*> _alloc(2 * r, sizeof(uint64_t))
+        e = len(extra)
+        self.dim_int = <int*> _alloc(2 * r + 3 * e, sizeof(int))
+        self.dim_u64 = <uint64_t*> _alloc(2 * r + e, sizeof(uint64_t))
         for d in range(r):
             self.dim_int[d], self.dim_u64[d] = high[d] or (0, 0)
             self.dim_u64[r + d], self.dim_int[r + d] = low[d] or (0, 0)
+        for k, (d, shift, mask, weight) in enumerate(extra):
+            self.dim_int[2 * r + k] = d
+            self.dim_int[2 * r + e + k] = shift
+            self.dim_int[2 * r + 2 * e + k] = weight
+            self.dim_u64[2 * r + k] = mask
+        self.t.d_extra = <int> e
         self.t.d_shift = self.dim_int
         self.t.d_stride = self.dim_u64
         self.t.d_mask = self.dim_u64 + r
         self.t.d_weight = self.dim_int + r
+        self.t.e_dim = self.dim_int + 2 * r
+        self.t.e_shift = self.dim_int + 2 * r + e
+        self.t.e_weight = self.dim_int + 2 * r + 2 * e
+        self.t.e_mask = self.dim_u64 + 2 * r
 
     def __dealloc__(self):
         PyMem_Free(self.ops)

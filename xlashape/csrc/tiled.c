@@ -9,15 +9,36 @@
 #include "kernels_common.h"
 
 #define XS_TILED_BLOCK 256  /* rows per block: a block's columns stay in L1 */
+#define XS_TILED_SLOT_BLOCK 128  /* rows per block of the general form: 32 KiB of slots */
+
+/* v // w for v < 2**52 and w >= 1, with v % w in *rem: a division in
+ * doubles, exact below 2**52 and corrected by one either way, in the
+ * untiled unravel kernel's form (integer selects and the u52 conversions of
+ * kernels_common.h), so that it vectorises at every level. */
+static inline uint64_t xs_tiled_div52(uint64_t v, uint64_t w, double inverse, uint64_t *rem) {
+    int64_t q = (int64_t)xs_double_to_u52(xs_round52(xs_u52_to_double(v) * inverse));
+    int64_t d = (int64_t)v - q * (int64_t)w;
+    int64_t below = d >> 63;  /* -1: q one too big */
+    q += below;
+    d += (int64_t)w & below;
+    int64_t above = -(int64_t)(d >= (int64_t)w);  /* -1: q one too small */
+    q -= above;
+    d -= (int64_t)w & above;
+    *rem = (uint64_t)d;
+    return (uint64_t)q;
+}
 
 typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
                                        ptrdiff_t);
 typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
                                          ptrdiff_t, ptrdiff_t, ptrdiff_t);
 typedef struct {
-    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];       /* by terms */
-    xs_tiled_ravel_fn ravel_dims[XS_TILED_MAX_RANK + 1];  /* by dimension */
+    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
+    /* by dimension, by the count of extra digits */
+    xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
     xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
+    xs_tiled_ravel_fn ravel_slots;                         /* the general form */
+    xs_tiled_unravel_fn unravel_slots;
 } xs_tiled_kernels;
 
 #define XS_LEVEL baseline
@@ -53,7 +74,7 @@ typedef struct {
 #endif
 
 /* By level, then int32 and int64 (uint64 reads as int64: the same bits). */
-static const xs_tiled_kernels *const fast[XS_NLEVELS][2] = {
+static const xs_tiled_kernels *const by_level[XS_NLEVELS][2] = {
     {&xs_tiled_kernels_i32_baseline, &xs_tiled_kernels_i64_baseline},
 #if XS_X86_DISPATCH
     {&xs_tiled_kernels_i32_avx2, &xs_tiled_kernels_i64_avx2},
@@ -64,11 +85,10 @@ static const xs_tiled_kernels *const fast[XS_NLEVELS][2] = {
 #endif
 };
 
-/* The fast kernels for an index dtype read in place, or NULL. */
-static const xs_tiled_kernels *fast_for(const xs_tiled *t, int dtype) {
-    if (t->n_terms == 0) return NULL;
-    if (dtype == XS_I32) return fast[xs_level()][0];
-    if (dtype == XS_I64 || dtype == XS_U64) return fast[xs_level()][1];
+/* The block kernels for an index dtype read in place, or NULL. */
+static const xs_tiled_kernels *kernels_for(int dtype) {
+    if (dtype == XS_I32) return by_level[xs_level()][0];
+    if (dtype == XS_I64 || dtype == XS_U64) return by_level[xs_level()][1];
     return NULL;
 }
 
@@ -132,18 +152,25 @@ static ptrdiff_t unravel_general(const xs_job *job, ptrdiff_t start, ptrdiff_t s
 ptrdiff_t xs_tiled_ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const xs_tiled *t = job->tiled;
-    const xs_tiled_kernels *k = job->rows_contiguous ? fast_for(t, job->column_dtype[0]) : NULL;
-    if (k == NULL) return ravel_general(job, start, stop);
-    xs_tiled_ravel_fn fn = t->d_shift != NULL ? k->ravel_dims[t->rank] : k->ravel[t->rank];
+    const xs_tiled_kernels *k = job->rows_contiguous ? kernels_for(job->column_dtype[0]) : NULL;
+    xs_tiled_ravel_fn fn = NULL;
+    if (k != NULL && t->n_terms > 0) {
+        if (t->d_shift == NULL) fn = k->ravel[t->rank];
+        else fn = k->ravel_dims[t->d_extra][t->rank];
+    } else if (k != NULL && t->block_slots > 0) {
+        fn = k->ravel_slots;
+    }
+    if (fn == NULL) return ravel_general(job, start, stop);
     return fn(t, job->column[0], job->out, start, stop);
 }
 
 ptrdiff_t xs_tiled_unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const xs_tiled *t = job->tiled;
-    const xs_tiled_kernels *k = fast_for(t, job->linear_dtype);
-    if (k == NULL || job->linear_step != (job->linear_dtype == XS_I32 ? 4 : 8))
-        return unravel_general(job, start, stop);
-    return k->unravel[t->rank](t, job->linear, job->rows_out, job->out_step0, job->out_step1,
-                               start, stop);
+    const xs_tiled_kernels *k = kernels_for(job->linear_dtype);
+    xs_tiled_unravel_fn fn = NULL;
+    if (k != NULL && job->linear_step == (job->linear_dtype == XS_I32 ? 4 : 8))
+        fn = t->n_terms > 0 ? k->unravel[t->rank] : t->block_slots > 0 ? k->unravel_slots : NULL;
+    if (fn == NULL) return unravel_general(job, start, stop);
+    return fn(t, job->linear, job->rows_out, job->out_step0, job->out_step1, start, stop);
 }

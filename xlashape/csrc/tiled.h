@@ -25,6 +25,8 @@
 #define XS_TILED_MAX_SLOTS 1024  /* the general form keeps its slots on the stack */
 #define XS_TILED_MAX_TERMS 8
 #define XS_TILED_MAX_RANK 8      /* the fast kernels are built per rank */
+#define XS_TILED_EXTRA 2         /* more within-tile digits, ravel by dimension */
+#define XS_TILED_BLOCK_SLOTS 32  /* the most slots of the general form's block kernels */
 
 enum xs_tile_op_kind { XS_OP_TILE = 0, XS_OP_COMBINE = 1, XS_OP_LEAD = 2 };
 
@@ -62,12 +64,22 @@ typedef struct xs_tiled {
     const int *u_shift;             /* log2 of the extent, if so */
     const xs_divisor *u_radix;      /* the extent, otherwise */
     /* ravel by dimension, where each dimension has at most a tile index
-     * ((index >> d_shift) * d_stride) and a within-tile index with a
-     * power-of-two stride ((index & d_mask) << d_weight); NULL otherwise */
+     * ((index >> d_shift) * d_stride) and within-tile digits with
+     * power-of-two strides: one without a shift ((index & d_mask) <<
+     * d_weight) and d_extra more (((index[e_dim] >> e_shift) & e_mask) <<
+     * e_weight), at most XS_TILED_EXTRA; d_shift NULL otherwise */
+    int d_extra;
     const int *d_shift;
     const uint64_t *d_stride;
     const uint64_t *d_mask;
     const int *d_weight;
+    const int *e_dim;
+    const int *e_shift;
+    const uint64_t *e_mask;
+    const int *e_weight;
+    /* the general form's block kernels: slots per plan, 0 where the plan
+     * has too many slots for them or a buffer of 2**52 elements or more */
+    int block_slots;
 } xs_tiled;
 
 /* v // d, with v % d in *rem; a shift and a mask when shift >= 0. */

@@ -62,19 +62,26 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel, R, TN)(const xs_tiled *t, const void *da
     return -1;                                                                      \
 }
 
-#define XS_TILED_RAVEL_DIMS(R, T, TN)                                                      \
-static ptrdiff_t XS_TFN(xs_tiled_ravel_dims, R, TN)(const xs_tiled *t, const void *data, \
-                                                int64_t *restrict out,              \
-                                                ptrdiff_t start, ptrdiff_t stop) {  \
-    const T *restrict rows = (const T *)data;                                 \
-    uint64_t extent[R], stride[R], mask[R], bad = 0;                                \
-    int shift[R], weight[R];                                                        \
+#define XS_TILED_RAVEL_DIMS(R, T, TN, E)                                            \
+static ptrdiff_t XS_TFN(xs_tiled_ravel_dims##E, R, TN)(const xs_tiled *t,           \
+                                                       const void *data,            \
+                                                       int64_t *restrict out,       \
+                                                       ptrdiff_t start, ptrdiff_t stop) { \
+    const T *restrict rows = (const T *)data;                                       \
+    uint64_t extent[R], stride[R], mask[R], emask[E + 1], bad = 0;                  \
+    int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];            \
     for (int j = 0; j < R; j++) {                                                   \
         extent[j] = t->extent[j];                                                   \
         shift[j] = t->d_shift[j];                                                   \
         stride[j] = t->d_stride[j];                                                 \
         mask[j] = t->d_mask[j];                                                     \
         weight[j] = t->d_weight[j];                                                 \
+    }                                                                               \
+    for (int e = 0; e < E; e++) {                                                   \
+        edim[e] = t->e_dim[e];                                                      \
+        eshift[e] = t->e_shift[e];                                                  \
+        emask[e] = t->e_mask[e];                                                    \
+        eweight[e] = t->e_weight[e];                                                \
     }                                                                               \
     for (ptrdiff_t i = start; i < stop; i++) {                                      \
         uint64_t acc = 0;                                                           \
@@ -83,6 +90,8 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel_dims, R, TN)(const xs_tiled *t, const voi
             bad |= v >= extent[j];                                                  \
             acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);      \
         }                                                                           \
+        for (int e = 0; e < E; e++)                                                 \
+            acc += (((uint64_t)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e]; \
         out[i] = (int64_t)acc;                                                      \
     }                                                                               \
     if (bad) {                                                                      \
@@ -124,20 +133,11 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
                     rest[r] >>= shift;                                              \
                 }                                                                   \
             } else {                                                                \
-                const int64_t w = (int64_t)extent;                                  \
                 const double inverse = 1.0 / (double)extent;                        \
                 for (ptrdiff_t r = 0; r < n; r++) {                                 \
-                    double q = xs_round52(xs_u52_to_double(rest[r]) * inverse);     \
-                    int64_t qi = (int64_t)xs_double_to_u52(q);                      \
-                    int64_t d = (int64_t)rest[r] - qi * w;                          \
-                    int64_t below = d >> 63;          /* -1: q one too big */       \
-                    qi += below;                                                    \
-                    d += w & below;                                                 \
-                    int64_t above = -(int64_t)(d >= w);  /* -1: q one too small */  \
-                    qi -= above;                                                    \
-                    d -= w & above;                                                 \
-                    v[r] += (uint64_t)d << weight;                                  \
-                    rest[r] = (uint64_t)qi;                                         \
+                    uint64_t d;                                                     \
+                    rest[r] = xs_tiled_div52(rest[r], extent, inverse, &d);         \
+                    v[r] += d << weight;                                            \
                 }                                                                   \
             }                                                                       \
         }                                                                           \
@@ -170,14 +170,162 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
     return -1;                                                                      \
 }
 
-#define XS_TILED_KERNELS(R, T, TN) \
-    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN) XS_TILED_UNRAVEL(R, T, TN)
+/* The general form, a block of rows at a time (any tiling with at most
+ * XS_TILED_BLOCK_SLOTS slots and a buffer under 2**52 elements): each
+ * operation of the plan is one pass over the block's slot columns, shifts
+ * and masks for powers of two and the double division of xs_tiled_div52
+ * otherwise. A block with a bad row is scanned again with the row steps of
+ * tiled.h, which name the first bad row. */
+#define XS_TLEVEL_(name, level) name##_##level
+#define XS_TLEVEL(name, level) XS_TLEVEL_(name, level)
+#define XS_TLFN(name) XS_TLEVEL(name, XS_LEVEL)
+
+typedef uint64_t XS_TLFN(xs_slot_block)[XS_TILED_SLOT_BLOCK];
+
+/* target = source // d, with the remainder in inner (target may be source). */
+static XS_ALWAYS_INLINE void XS_TLFN(xs_tiled_split)(const uint64_t *source,
+                                                     uint64_t *target,
+                                                     uint64_t *restrict inner,
+                                                     const xs_divisor *d, int shift,
+                                                     ptrdiff_t n) {
+    if (shift >= 0) {
+        uint64_t mask = d->divisor - 1;
+        for (ptrdiff_t r = 0; r < n; r++) {
+            inner[r] = source[r] & mask;
+            target[r] = source[r] >> shift;
+        }
+    } else {
+        const uint64_t w = d->divisor;
+        const double inverse = 1.0 / (double)w;
+        for (ptrdiff_t r = 0; r < n; r++) target[r] = xs_tiled_div52(source[r], w, inverse, &inner[r]);
+    }
+}
+
+static void XS_TLFN(xs_tiled_forward)(const xs_tiled *t, XS_TLFN(xs_slot_block) *slot,
+                                      int64_t *restrict out, ptrdiff_t n) {
+    for (int k = 0; k < t->n_ops; k++) {
+        const xs_tile_op *op = &t->op[k];
+        uint64_t *restrict target = slot[op->target];
+        if (op->kind == XS_OP_TILE) {
+            XS_TLFN(xs_tiled_split)(slot[op->source], target, slot[op->inner], &op->div,
+                                    op->shift, n);
+        } else if (op->kind == XS_OP_COMBINE) {
+            const uint64_t *restrict a = slot[op->source], *restrict b = slot[op->minor];
+            uint64_t e = op->div.divisor;
+            for (ptrdiff_t r = 0; r < n; r++) target[r] = a[r] * e + b[r];
+        } else {
+            for (ptrdiff_t r = 0; r < n; r++) target[r] = 0;
+        }
+    }
+    for (ptrdiff_t r = 0; r < n; r++) out[r] = 0;
+    for (int j = 0; j < t->n_final; j++) {
+        const uint64_t *restrict c = slot[t->final[j]];
+        uint64_t stride = t->final_stride[j];
+        for (ptrdiff_t r = 0; r < n; r++) out[r] += (int64_t)(c[r] * stride);
+    }
+}
+
+/* The slots of offsets rest[0, n) (each below the buffer's size); nonzero
+ * when one lands on tile padding. */
+static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_block) *slot,
+                                           uint64_t *restrict rest, ptrdiff_t n) {
+    uint64_t bad = 0;
+    for (int j = t->n_final - 1; j > 0; j--) {
+        uint64_t *restrict digit = slot[t->final[j]];
+        XS_TLFN(xs_tiled_split)(rest, rest, digit, &t->final_extent[j], t->final_shift[j], n);
+    }
+    if (t->n_final > 0)
+        for (ptrdiff_t r = 0; r < n; r++) slot[t->final[0]][r] = rest[r];
+    for (int k = t->n_ops - 1; k >= 0; k--) {
+        const xs_tile_op *op = &t->op[k];
+        uint64_t *restrict target = slot[op->target];
+        if (op->kind == XS_OP_TILE) {
+            uint64_t *restrict source = slot[op->source];
+            const uint64_t *restrict inner = slot[op->inner];
+            uint64_t size = op->div.divisor, extent = op->extent;
+            for (ptrdiff_t r = 0; r < n; r++) {
+                source[r] = target[r] * size + inner[r];
+                bad |= source[r] >= extent;
+            }
+        } else if (op->kind == XS_OP_COMBINE) {
+            XS_TLFN(xs_tiled_split)(target, slot[op->source], slot[op->minor], &op->div,
+                                    op->shift, n);
+        } else {
+            for (ptrdiff_t r = 0; r < n; r++) bad |= target[r];
+        }
+    }
+    return bad;
+}
+
+#define XS_TILED_SLOTS(T, TN)                                                       \
+static ptrdiff_t XS_TFN(xs_tiled_ravel_slots, 0, TN)(const xs_tiled *t,             \
+                                                     const void *data, int64_t *out, \
+                                                     ptrdiff_t start, ptrdiff_t stop) { \
+    const T *rows = (const T *)data;                                                \
+    const int R = t->rank;                                                          \
+    XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
+    for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
+        ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK; \
+        uint64_t bad = 0;                                                           \
+        for (int j = 0; j < R; j++) {                                               \
+            uint64_t *restrict c = slot[j], extent = t->extent[j];                  \
+            const T *p = rows + b * R + j;                                          \
+            for (ptrdiff_t r = 0; r < n; r++) {                                     \
+                c[r] = (uint64_t)p[r * R];  /* a negative becomes huge */           \
+                bad |= c[r] >= extent;                                              \
+            }                                                                       \
+        }                                                                           \
+        if (bad) {                                                                  \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                for (int j = 0; j < R; j++)                                         \
+                    if (slot[j][r] >= t->extent[j]) return b + r;                   \
+        }                                                                           \
+        XS_TLFN(xs_tiled_forward)(t, slot, out + b, n);                             \
+    }                                                                               \
+    return -1;                                                                      \
+}                                                                                   \
+                                                                                    \
+static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, 0, TN)(const xs_tiled *t,           \
+                                                       const void *data, char *out, \
+                                                       ptrdiff_t step0, ptrdiff_t step1, \
+                                                       ptrdiff_t start, ptrdiff_t stop) { \
+    const T *linear = (const T *)data;                                              \
+    const int R = t->rank;                                                          \
+    XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
+    uint64_t rest[XS_TILED_SLOT_BLOCK];                                             \
+    for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
+        ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK; \
+        uint64_t bad = 0;                                                           \
+        for (ptrdiff_t r = 0; r < n; r++) {                                         \
+            rest[r] = (uint64_t)linear[b + r];                                      \
+            bad |= rest[r] >= t->size;                                              \
+        }                                                                           \
+        if (!bad) bad = XS_TLFN(xs_tiled_backward)(t, slot, rest, n);               \
+        if (bad) {                                                                  \
+            uint64_t scratch[XS_TILED_BLOCK_SLOTS];                                 \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
+        }                                                                           \
+        for (ptrdiff_t r = 0; r < n; r++) {                                         \
+            char *row = out + (b + r) * step0;                                      \
+            for (int j = 0; j < R; j++) *(int64_t *)(row + j * step1) = (int64_t)slot[j][r]; \
+        }                                                                           \
+    }                                                                               \
+    return -1;                                                                      \
+}
+
+#define XS_TILED_KERNELS(R, T, TN)                                                  \
+    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0)                       \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 1) XS_TILED_RAVEL_DIMS(R, T, TN, 2)               \
+    XS_TILED_UNRAVEL(R, T, TN)
 #define XS_TILED_RANKS(T, TN)                                                       \
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
     XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
 XS_TILED_RANKS(int32_t, i32)
 XS_TILED_RANKS(int64_t, i64)
+XS_TILED_SLOTS(int32_t, i32)
+XS_TILED_SLOTS(int64_t, i64)
 
 #define XS_TILED_BY_RANK(name, TN)                                                  \
     {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
@@ -185,8 +333,11 @@ XS_TILED_RANKS(int64_t, i64)
      XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
 #define XS_TILED_TABLE(TN)                                                          \
     static const xs_tiled_kernels XS_TCAT4(xs_tiled, kernels, TN, XS_LEVEL) = {     \
-        XS_TILED_BY_RANK(xs_tiled_ravel, TN), XS_TILED_BY_RANK(xs_tiled_ravel_dims, TN), \
-        XS_TILED_BY_RANK(xs_tiled_unravel, TN)};
+        XS_TILED_BY_RANK(xs_tiled_ravel, TN),                                       \
+        {XS_TILED_BY_RANK(xs_tiled_ravel_dims0, TN), XS_TILED_BY_RANK(xs_tiled_ravel_dims1, TN), \
+         XS_TILED_BY_RANK(xs_tiled_ravel_dims2, TN)},                                \
+        XS_TILED_BY_RANK(xs_tiled_unravel, TN),                                     \
+        XS_TFN(xs_tiled_ravel_slots, 0, TN), XS_TFN(xs_tiled_unravel_slots, 0, TN)};
 XS_TILED_TABLE(i32)
 XS_TILED_TABLE(i64)
 
@@ -195,5 +346,6 @@ XS_TILED_TABLE(i64)
 #undef XS_TILED_UNRAVEL
 #undef XS_TILED_KERNELS
 #undef XS_TILED_RANKS
+#undef XS_TILED_SLOTS
 #undef XS_TILED_BY_RANK
 #undef XS_TILED_TABLE
