@@ -32,6 +32,7 @@ cdef extern from "tiled.h" nogil:
         const uint64_t* final_stride
         const xs_divisor* final_extent
         const int* final_shift
+        const uint64_t* slot_stride
         int n_terms
         const int* dim
         const int* shift
@@ -67,6 +68,7 @@ cdef class TiledPlan(LayoutPlan):
     cdef xs_tile_op* ops
     cdef int* final_int                   # final, final_shift
     cdef uint64_t* final_stride
+    cdef uint64_t* slot_stride
     cdef xs_divisor* final_extent
     cdef int* term_int                    # dim, shift, u_dim, u_weight, u_pow2, u_shift
     cdef uint64_t* term_u64               # mask, stride

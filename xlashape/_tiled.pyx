@@ -97,11 +97,15 @@ cdef class TiledPlan(LayoutPlan):
         self.final_int = <int*> _alloc(2 * m, sizeof(int))
         self.final_stride = <uint64_t*> _alloc(m, sizeof(uint64_t))
         self.final_extent = <xs_divisor*> _alloc(m, sizeof(xs_divisor))
+        self.slot_stride = <uint64_t*> _alloc(form.slots, sizeof(uint64_t))
+        for k in range(form.slots):
+            self.slot_stride[k] = 0
         stride = 1
         for k in range(m - 1, -1, -1):
             self.final_int[k] = form.final[k]
             self.final_int[m + k] = _shift(form.extents[k])
             self.final_stride[k] = stride
+            self.slot_stride[form.final[k]] = stride
             self.final_extent[k] = _divisor(form.extents[k])
             stride *= form.extents[k]
         self.t.n_ops = <int> len(form.ops)
@@ -111,7 +115,9 @@ cdef class TiledPlan(LayoutPlan):
         self.t.final_shift = self.final_int + m
         self.t.final_stride = self.final_stride
         self.t.final_extent = self.final_extent
-        if form.slots <= XS_TILED_BLOCK_SLOTS and self.size < (1 << 52):
+        self.t.slot_stride = self.slot_stride
+        if (form.slots <= XS_TILED_BLOCK_SLOTS and self.size < (1 << 52)
+                and 1 <= self.rank <= XS_TILED_MAX_RANK):
             self.t.block_slots = <int> form.slots
         self.compiled = True
         self._setup_fast(self.digits)
@@ -203,6 +209,7 @@ cdef class TiledPlan(LayoutPlan):
         PyMem_Free(self.final_int)
         PyMem_Free(self.final_stride)
         PyMem_Free(self.final_extent)
+        PyMem_Free(self.slot_stride)
         PyMem_Free(self.term_int)
         PyMem_Free(self.term_u64)
         PyMem_Free(self.term_radix)

@@ -37,8 +37,8 @@ typedef struct {
     /* by dimension, by the count of extra digits */
     xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
     xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
-    xs_tiled_ravel_fn ravel_slots;                         /* the general form */
-    xs_tiled_unravel_fn unravel_slots;
+    xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
+    xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
 } xs_tiled_kernels;
 
 #define XS_LEVEL baseline
@@ -158,7 +158,7 @@ ptrdiff_t xs_tiled_ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
         if (t->d_shift == NULL) fn = k->ravel[t->rank];
         else fn = k->ravel_dims[t->d_extra][t->rank];
     } else if (k != NULL && t->block_slots > 0) {
-        fn = k->ravel_slots;
+        fn = k->ravel_slots[t->rank];
     }
     if (fn == NULL) return ravel_general(job, start, stop);
     return fn(t, job->column[0], job->out, start, stop);
@@ -170,7 +170,7 @@ ptrdiff_t xs_tiled_unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t sto
     const xs_tiled_kernels *k = kernels_for(job->linear_dtype);
     xs_tiled_unravel_fn fn = NULL;
     if (k != NULL && job->linear_step == (job->linear_dtype == XS_I32 ? 4 : 8))
-        fn = t->n_terms > 0 ? k->unravel[t->rank] : t->block_slots > 0 ? k->unravel_slots : NULL;
+        fn = t->n_terms > 0 ? k->unravel[t->rank] : t->block_slots > 0 ? k->unravel_slots[t->rank] : NULL;
     if (fn == NULL) return unravel_general(job, start, stop);
     return fn(t, job->linear, job->rows_out, job->out_step0, job->out_step1, start, stop);
 }

@@ -50,6 +50,7 @@ typedef struct xs_tiled {
     const uint64_t *final_stride;
     const xs_divisor *final_extent;
     const int *final_shift;         /* log2 of the extent, or -1 */
+    const uint64_t *slot_stride;    /* by slot: its stride if it is final, else 0 */
     /* the fast form: n_terms 0 where there is none */
     int n_terms;
     /* ravel terms, most major axis first */

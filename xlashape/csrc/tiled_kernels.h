@@ -201,27 +201,30 @@ static XS_ALWAYS_INLINE void XS_TLFN(xs_tiled_split)(const uint64_t *source,
     }
 }
 
+/* Add the final slots' shares into out[0, n), which holds those of the
+ * dimensions' slots: each operation's targets are added as it writes them. */
 static void XS_TLFN(xs_tiled_forward)(const xs_tiled *t, XS_TLFN(xs_slot_block) *slot,
                                       int64_t *restrict out, ptrdiff_t n) {
     for (int k = 0; k < t->n_ops; k++) {
         const xs_tile_op *op = &t->op[k];
         uint64_t *restrict target = slot[op->target];
+        uint64_t stride = t->slot_stride[op->target];
         if (op->kind == XS_OP_TILE) {
-            XS_TLFN(xs_tiled_split)(slot[op->source], target, slot[op->inner], &op->div,
-                                    op->shift, n);
+            uint64_t *restrict inner = slot[op->inner];
+            uint64_t inner_stride = t->slot_stride[op->inner];
+            XS_TLFN(xs_tiled_split)(slot[op->source], target, inner, &op->div, op->shift, n);
+            if (stride | inner_stride)
+                for (ptrdiff_t r = 0; r < n; r++)
+                    out[r] += (int64_t)(target[r] * stride + inner[r] * inner_stride);
         } else if (op->kind == XS_OP_COMBINE) {
             const uint64_t *restrict a = slot[op->source], *restrict b = slot[op->minor];
             uint64_t e = op->div.divisor;
             for (ptrdiff_t r = 0; r < n; r++) target[r] = a[r] * e + b[r];
+            if (stride)
+                for (ptrdiff_t r = 0; r < n; r++) out[r] += (int64_t)(target[r] * stride);
         } else {
             for (ptrdiff_t r = 0; r < n; r++) target[r] = 0;
         }
-    }
-    for (ptrdiff_t r = 0; r < n; r++) out[r] = 0;
-    for (int j = 0; j < t->n_final; j++) {
-        const uint64_t *restrict c = slot[t->final[j]];
-        uint64_t stride = t->final_stride[j];
-        for (ptrdiff_t r = 0; r < n; r++) out[r] += (int64_t)(c[r] * stride);
     }
 }
 
@@ -257,40 +260,45 @@ static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_bl
     return bad;
 }
 
-#define XS_TILED_SLOTS(T, TN)                                                       \
-static ptrdiff_t XS_TFN(xs_tiled_ravel_slots, 0, TN)(const xs_tiled *t,             \
+#define XS_TILED_SLOTS(R, T, TN)                                                    \
+static ptrdiff_t XS_TFN(xs_tiled_ravel_slots, R, TN)(const xs_tiled *t,             \
                                                      const void *data, int64_t *out, \
                                                      ptrdiff_t start, ptrdiff_t stop) { \
     const T *rows = (const T *)data;                                                \
-    const int R = t->rank;                                                          \
     XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
+    uint64_t extent[R], stride[R];                                                  \
+    for (int j = 0; j < R; j++) {                                                   \
+        extent[j] = t->extent[j];                                                   \
+        stride[j] = t->slot_stride[j];                                              \
+    }                                                                               \
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
         ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK; \
+        const T *p = rows + b * R;                                                  \
         uint64_t bad = 0;                                                           \
-        for (int j = 0; j < R; j++) {                                               \
-            uint64_t *restrict c = slot[j], extent = t->extent[j];                  \
-            const T *p = rows + b * R + j;                                          \
-            for (ptrdiff_t r = 0; r < n; r++) {                                     \
-                c[r] = (uint64_t)p[r * R];  /* a negative becomes huge */           \
-                bad |= c[r] >= extent;                                              \
+        for (ptrdiff_t r = 0; r < n; r++) {                                         \
+            uint64_t acc = 0;                                                       \
+            for (int j = 0; j < R; j++) {                                           \
+                slot[j][r] = (uint64_t)p[r * R + j];  /* a negative becomes huge */ \
+                bad |= slot[j][r] >= extent[j];                                     \
+                acc += slot[j][r] * stride[j];                                      \
             }                                                                       \
+            out[b + r] = (int64_t)acc;                                              \
         }                                                                           \
         if (bad) {                                                                  \
             for (ptrdiff_t r = 0; r < n; r++)                                       \
                 for (int j = 0; j < R; j++)                                         \
-                    if (slot[j][r] >= t->extent[j]) return b + r;                   \
+                    if (slot[j][r] >= extent[j]) return b + r;                      \
         }                                                                           \
         XS_TLFN(xs_tiled_forward)(t, slot, out + b, n);                             \
     }                                                                               \
     return -1;                                                                      \
 }                                                                                   \
                                                                                     \
-static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, 0, TN)(const xs_tiled *t,           \
+static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,           \
                                                        const void *data, char *out, \
                                                        ptrdiff_t step0, ptrdiff_t step1, \
                                                        ptrdiff_t start, ptrdiff_t stop) { \
     const T *linear = (const T *)data;                                              \
-    const int R = t->rank;                                                          \
     XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
     uint64_t rest[XS_TILED_SLOT_BLOCK];                                             \
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
@@ -306,9 +314,16 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, 0, TN)(const xs_tiled *t,       
             for (ptrdiff_t r = 0; r < n; r++)                                       \
                 if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
         }                                                                           \
-        for (ptrdiff_t r = 0; r < n; r++) {                                         \
-            char *row = out + (b + r) * step0;                                      \
-            for (int j = 0; j < R; j++) *(int64_t *)(row + j * step1) = (int64_t)slot[j][r]; \
+        if (step0 == R * (ptrdiff_t)sizeof(int64_t) && step1 == sizeof(int64_t)) { \
+            int64_t *restrict row = (int64_t *)out + b * R;  /* C-contiguous */     \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                for (int j = 0; j < R; j++) row[r * R + j] = (int64_t)slot[j][r];   \
+        } else {                                                                    \
+            for (ptrdiff_t r = 0; r < n; r++) {                                     \
+                char *row = out + (b + r) * step0;                                  \
+                for (int j = 0; j < R; j++)                                         \
+                    *(int64_t *)(row + j * step1) = (int64_t)slot[j][r];            \
+            }                                                                       \
         }                                                                           \
     }                                                                               \
     return -1;                                                                      \
@@ -317,15 +332,13 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, 0, TN)(const xs_tiled *t,       
 #define XS_TILED_KERNELS(R, T, TN)                                                  \
     XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0)                       \
     XS_TILED_RAVEL_DIMS(R, T, TN, 1) XS_TILED_RAVEL_DIMS(R, T, TN, 2)               \
-    XS_TILED_UNRAVEL(R, T, TN)
+    XS_TILED_UNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)
 #define XS_TILED_RANKS(T, TN)                                                       \
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
     XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
 XS_TILED_RANKS(int32_t, i32)
 XS_TILED_RANKS(int64_t, i64)
-XS_TILED_SLOTS(int32_t, i32)
-XS_TILED_SLOTS(int64_t, i64)
 
 #define XS_TILED_BY_RANK(name, TN)                                                  \
     {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
@@ -337,7 +350,7 @@ XS_TILED_SLOTS(int64_t, i64)
         {XS_TILED_BY_RANK(xs_tiled_ravel_dims0, TN), XS_TILED_BY_RANK(xs_tiled_ravel_dims1, TN), \
          XS_TILED_BY_RANK(xs_tiled_ravel_dims2, TN)},                                \
         XS_TILED_BY_RANK(xs_tiled_unravel, TN),                                     \
-        XS_TFN(xs_tiled_ravel_slots, 0, TN), XS_TFN(xs_tiled_unravel_slots, 0, TN)};
+        XS_TILED_BY_RANK(xs_tiled_ravel_slots, TN), XS_TILED_BY_RANK(xs_tiled_unravel_slots, TN)};
 XS_TILED_TABLE(i32)
 XS_TILED_TABLE(i64)
 
