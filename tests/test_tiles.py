@@ -328,16 +328,27 @@ def test_ravel_errors_and_modes():
     )
 
 
-# Tilings of each kernel form: the fast form by dimension, by terms (two
-# levels), and the general form (tiles that are not powers of two, a later
-# tile that does not divide an earlier one, dimensions combined by '*').
-KERNEL_FORMS = [
-    "f32[43,131]{1,0:T(8,128)}",
-    "bf16[37,131]{0,1:T(8,128)(2,1)}",
-    "f32[5,13,31]{2,1,0:T(3,5)}",
-    "f32[7,11,31]{1,2,0:T(3)(2)}",
-    "f32[3,7,131]{2,1,0:T(2,*,128)}",
-]
+# Tilings of each kernel form (TiledPlan.kernel): the fast form by
+# dimension (with 0, 1 and 2 extra digits) and by terms, the general form in
+# blocks (tiles that are not powers of two, a later tile that does not
+# divide an earlier one, dimensions combined by '*') and row by row.
+KERNEL_FORMS = {
+    "f32[43,131]{1,0:T(8,128)}": "fast by dimension, 0 extra digits",
+    "bf16[37,131]{0,1:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
+    "bf16[6000]{0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
+    "f32[3,37,131]{2,1,0:T(8,128)(4,2)(2,1)}": "fast by terms",
+    "f32[5,13,31]{2,1,0:T(3,5)}": "slots",
+    "f32[7,11,31]{1,2,0:T(3)(2)}": "slots",
+    "f32[3,7,131]{2,1,0:T(2,*,128)}": "slots",
+    "f32[301]{0:T" + "(3)" * 16 + "}": "rows",  # 33 slots
+}
+
+
+def test_kernel_forms():
+    for text, kernel in KERNEL_FORMS.items():
+        assert tiled(text)._plan.kernel == kernel, text
+
+
 LEVELS = xs.cpu_features()["supported"]
 
 

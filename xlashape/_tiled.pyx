@@ -216,6 +216,20 @@ cdef class TiledPlan(LayoutPlan):
         PyMem_Free(self.dim_int)
         PyMem_Free(self.dim_u64)
 
+    @property
+    def kernel(self):
+        """Which C kernels run C-contiguous int32 and int64 batches (with
+        every dimension 'raise'): 'fast by dimension, E extra digits',
+        'fast by terms', 'slots' (the general form in blocks), 'rows' (the
+        general form's row steps, as for any other batch), or 'reference'."""
+        if not self.compiled:
+            return "reference"
+        if self.t.d_shift != NULL:
+            return f"fast by dimension, {self.t.d_extra} extra digits"
+        if self.t.n_terms:
+            return "fast by terms"
+        return "slots" if self.t.block_slots else "rows"
+
     # -- one index (IndexUtil's single form) ---------------------------------
     cdef object ravel_one(self, object multi_index):
         cdef uint64_t slot[XS_TILED_MAX_SLOTS]

@@ -22,6 +22,28 @@
 #define XS_TCAT4(a, b, c, d) XS_TCAT4_(a, b, c, d)
 #define XS_TFN(name, R, TN) XS_TCAT4(name, R, TN, XS_LEVEL)
 
+#define XS_TLEVEL_(name, level) name##_##level
+#define XS_TLEVEL(name, level) XS_TLEVEL_(name, level)
+#define XS_TLFN(name) XS_TLEVEL(name, XS_LEVEL)
+
+/* Rows b .. b+n-1 of an unravel's result (int64, any strides in bytes) from
+ * columns col[j * col_step + r], one per dimension. */
+static XS_ALWAYS_INLINE void XS_TLFN(xs_tiled_write)(const uint64_t *col, ptrdiff_t col_step,
+                                                     const int R, char *out, ptrdiff_t step0,
+                                                     ptrdiff_t step1, ptrdiff_t b, ptrdiff_t n) {
+    if (step0 == R * (ptrdiff_t)sizeof(int64_t) && step1 == sizeof(int64_t)) {
+        int64_t *restrict row = (int64_t *)out + b * R;  /* C-contiguous */
+        for (ptrdiff_t r = 0; r < n; r++)
+            for (int j = 0; j < R; j++) row[r * R + j] = (int64_t)col[j * col_step + r];
+    } else {
+        for (ptrdiff_t r = 0; r < n; r++) {
+            char *row = out + (b + r) * step0;
+            for (int j = 0; j < R; j++)
+                *(int64_t *)(row + j * step1) = (int64_t)col[j * col_step + r];
+        }
+    }
+}
+
 #define XS_TILED_RAVEL(R, T, TN)                                                           \
 static ptrdiff_t XS_TFN(xs_tiled_ravel, R, TN)(const xs_tiled *t, const void *data,     \
                                            int64_t *out, ptrdiff_t start,           \
@@ -155,17 +177,7 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
                 for (int j = 0; j < R; j++)                                         \
                     if (value[j][r] >= t->extent[j]) return b + r;                  \
         }                                                                           \
-        if (step0 == R * (ptrdiff_t)sizeof(int64_t) && step1 == sizeof(int64_t)) { \
-            int64_t *restrict row = (int64_t *)out + b * R;  /* C-contiguous */     \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                for (int j = 0; j < R; j++) row[r * R + j] = (int64_t)value[j][r];  \
-        } else {                                                                    \
-            for (ptrdiff_t r = 0; r < n; r++) {                                     \
-                char *row = out + (b + r) * step0;                                  \
-                for (int j = 0; j < R; j++)                                         \
-                    *(int64_t *)(row + j * step1) = (int64_t)value[j][r];           \
-            }                                                                       \
-        }                                                                           \
+        XS_TLFN(xs_tiled_write)(value[0], XS_TILED_BLOCK, R, out, step0, step1, b, n); \
     }                                                                               \
     return -1;                                                                      \
 }
@@ -176,9 +188,6 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
  * and masks for powers of two and the double division of xs_tiled_div52
  * otherwise. A block with a bad row is scanned again with the row steps of
  * tiled.h, which name the first bad row. */
-#define XS_TLEVEL_(name, level) name##_##level
-#define XS_TLEVEL(name, level) XS_TLEVEL_(name, level)
-#define XS_TLFN(name) XS_TLEVEL(name, XS_LEVEL)
 
 typedef uint64_t XS_TLFN(xs_slot_block)[XS_TILED_SLOT_BLOCK];
 
@@ -314,17 +323,7 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,       
             for (ptrdiff_t r = 0; r < n; r++)                                       \
                 if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
         }                                                                           \
-        if (step0 == R * (ptrdiff_t)sizeof(int64_t) && step1 == sizeof(int64_t)) { \
-            int64_t *restrict row = (int64_t *)out + b * R;  /* C-contiguous */     \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                for (int j = 0; j < R; j++) row[r * R + j] = (int64_t)slot[j][r];   \
-        } else {                                                                    \
-            for (ptrdiff_t r = 0; r < n; r++) {                                     \
-                char *row = out + (b + r) * step0;                                  \
-                for (int j = 0; j < R; j++)                                         \
-                    *(int64_t *)(row + j * step1) = (int64_t)slot[j][r];            \
-            }                                                                       \
-        }                                                                           \
+        XS_TLFN(xs_tiled_write)(slot[0], XS_TILED_SLOT_BLOCK, R, out, step0, step1, b, n); \
     }                                                                               \
     return -1;                                                                      \
 }
