@@ -366,3 +366,38 @@ def test_unravel_is_exact_at_the_vector_division_limit(level, widths):
     expected = np.array([reference.multi_index_at(shape, int(n)) for n in offsets])
     np.testing.assert_array_equal(xs.unravel(offsets, shape), expected)
     np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)
+
+
+def ravel_shapes(rank):
+    """Layouts whose extents and strides fit in 32 bits (the 32x32-bit
+    product) and ones whose strides do not, each in several orders."""
+    rng = np.random.default_rng(rank + 200)
+    small = [int(d) for d in rng.integers(2, 9, rank)]
+    big = [3] * (rank - 2) + [2**17, 2**17 + 3] if rank >= 2 else [2**33]
+    for order in every_order(rank)[:8]:
+        yield "narrow", xs.Shape("f32", small, xs.Layout(order, [d + k % 2 for k, d in enumerate(small)]))
+        yield "wide", xs.Shape("f32", big, xs.Layout(order))
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 8])
+def test_ravel_paths_match_numpy_and_name_the_first_bad_row(level, rank):
+    rng = np.random.default_rng(rank)
+    for name, shape in ravel_shapes(rank):
+        rows = valid_rows(shape, VECTOR_N, rng)
+        rows[0] = [d - 1 for d in shape.dimensions]
+        expected = numpy_ravel(shape, rows)
+        assert reference.linear_index_of(shape, rows[0].tolist()) == expected[0]
+        for dtype in (np.int32, np.int64) if fits(rows, np.int32) else (np.int64,):
+            typed = rows.astype(dtype)
+            np.testing.assert_array_equal(xs.ravel(typed, shape), expected, err_msg=f"{name} {shape.layout} {dtype}")
+            for row in EDGE_ROWS:
+                d = row % rank
+                # just past the extent, negative, and (int64) 2**32 past a valid
+                # value, which a 32-bit product would take for that value
+                for value in (shape.dimensions[d], -1, 2**32 + 1):
+                    if not fits(np.array([value]), dtype) or 0 <= value < shape.dimensions[d]:
+                        continue
+                    bad = typed.copy()
+                    bad[row:row + 3, d] = value  # later bad rows too: the first is named
+                    with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                        xs.ravel(bad, shape)

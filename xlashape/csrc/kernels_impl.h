@@ -50,17 +50,47 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_ranked)(
     return bad;
 }
 
+#if defined(XS_VL) && XS_UNRAVEL
+/* Ravel XS_VL rows at a time, read as they lie in memory (kernels_vec_*.h
+ * says how); ``narrow``: every extent and stride fits in 32 bits. The
+ * last (stop - start) % XS_VL rows take the loop above. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
+        const xs_plan *p, const XS_T *restrict rows, int64_t *restrict out,
+        ptrdiff_t start, ptrdiff_t stop, const int R, const int narrow) {
+    xs_vravel t;
+    xs_vravel_init(&t, R, p->extent, p->stride);
+    xs_vok ok = xs_vok_all();
+    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+    for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
+        xs_vi v[XS_MAX_UNROLLED];
+        for (int j = 0; j < R; j++) v[j] = XS_CAT2(xs_vload_, XS_TN)(rows + i * R + j * XS_VL);
+        xs_vstore(out + i, xs_vravel_sum(v, R, &t, narrow, &ok));
+    }
+    return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_ravel_ranked)(p, rows, out, vstop, stop, R);
+}
+
+#define XS_RAVEL_RANK(R)                                                                \
+    case R:                                                                             \
+        if (XS_VRAVEL(R) && narrow)                                                     \
+            return XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1);             \
+        if (XS_VRAVEL(R))                                                               \
+            return XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0);             \
+        return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+#else
+#define XS_RAVEL_RANK(R)                                                                \
+    case R: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+#endif
+
 uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
                               ptrdiff_t start, ptrdiff_t stop) {
+#if defined(XS_VL) && XS_UNRAVEL
+    int narrow = 1;
+    for (int j = 0; j < p->rank; j++)
+        narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
+#endif
     switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 1);
-    case 2: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 2);
-    case 3: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 3);
-    case 4: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 4);
-    case 5: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 5);
-    case 6: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 6);
-    case 7: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 7);
-    case 8: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, 8);
+    XS_RAVEL_RANK(1) XS_RAVEL_RANK(2) XS_RAVEL_RANK(3) XS_RAVEL_RANK(4)
+    XS_RAVEL_RANK(5) XS_RAVEL_RANK(6) XS_RAVEL_RANK(7) XS_RAVEL_RANK(8)
     }
     uint64_t bad = 0, value[XS_MAX_UNROLLED];
     const int rank = p->rank;
@@ -75,6 +105,8 @@ uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
     }
     return bad;
 }
+
+#undef XS_RAVEL_RANK
 
 /* -- unravel --------------------------------------------------------------- */
 #if XS_UNRAVEL
@@ -131,15 +163,17 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         const int nb = (int)(vstop - b0 < XS_BLOCK ? vstop - b0 : XS_BLOCK);
         for (int i = 0; i < nb; i += XS_VL) {
             xs_vi col[XS_MAX_UNROLLED];
-            xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, p->size, &ok);
+            xs_vok in = xs_vok_all();  /* this vector's checks: no chain across vectors */
+            xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, p->size, &in);
             for (int k = 0; k < R - 1; k++) {
                 xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);
                 xs_vd r = xs_vfnmadd(q, w[k], n);
-                if (padded) ok = xs_vok_below(ok, r, ext[k]);
+                if (padded) in = xs_vok_below(in, r, ext[k]);
                 col[k] = xs_vd_to_vi(r);
                 n = q;
             }
-            if (padded) ok = xs_vok_below(ok, n, ext[R - 1]);
+            if (padded) in = xs_vok_below(in, n, ext[R - 1]);
+            ok = xs_vok_and(ok, in);
             col[R - 1] = xs_vd_to_vi(n);
             if (direct)
                 xs_vstore_rows(out + (b0 + i) * R, col, R, &rows);

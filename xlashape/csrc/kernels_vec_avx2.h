@@ -12,14 +12,16 @@
 
 #define XS_VL 4
 #define XS_VROWS(R) ((R) == 1 || (R) == 2 || (R) == 4)
+#define XS_VRAVEL(R) ((R) == 2 || (R) == 4)
 
 typedef __m256d xs_vd;
 typedef __m256i xs_vi;
-typedef __m256d xs_vok;  /* all bits set in a good lane */
+typedef __m256d xs_vok;  /* the sign bit set in a good lane */
 
 static inline xs_vd xs_vd_set(double x) { return _mm256_set1_pd(x); }
 static inline xs_vok xs_vok_all(void) { return _mm256_castsi256_pd(_mm256_set1_epi64x(-1)); }
 static inline int xs_vok_bad(xs_vok ok) { return _mm256_movemask_pd(ok) != 0xF; }
+static inline xs_vok xs_vok_and(xs_vok a, xs_vok b) { return _mm256_and_pd(a, b); }
 
 static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
     return _mm256_and_pd(ok, _mm256_cmp_pd(x, limit, _CMP_LT_OQ));
@@ -102,6 +104,57 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
         if (!t->identity) v[j] = _mm256_permutevar8x32_epi32(v[j], t->perm);
         xs_vstore(out + 4 * j, v[j]);
     }
+}
+
+/* -- ravel: (N, rank) rows in registers --------------------------------------
+ *
+ * As in kernels_vec_avx512.h: ``rank`` vectors of 4 rows as they lie in
+ * memory, checked and multiplied in place, then summed by pairs. Indices
+ * arrive as int64 (int32 sign-extended), so a value is in [0, extent)
+ * when neither it nor extent - 1 - it is negative: the sign bit of ``ok``
+ * stays set only in good lanes. */
+typedef struct {
+    __m256i extm1, stride;
+} xs_vravel;
+
+static inline void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent,
+                                  const uint64_t *stride) {
+    long long ext[4], str[4];
+    for (int lane = 0; lane < 4; lane++) {
+        ext[lane] = (long long)extent[lane % rank] - 1;
+        str[lane] = (long long)stride[lane % rank];
+    }
+    t->extm1 = _mm256_loadu_si256((const __m256i *)ext);
+    t->stride = _mm256_loadu_si256((const __m256i *)str);
+}
+
+static inline xs_vi xs_vload_i64(const int64_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline xs_vi xs_vload_i32(const int32_t *p) {
+    return _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));
+}
+
+/* a * b modulo 2**64 (AVX2 multiplies 32x32->64 bits only). */
+static inline __m256i xs_vmul64(__m256i a, __m256i b) {
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b),
+                                     _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
+    return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
+}
+
+static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
+                                  const int narrow, xs_vok *ok) {
+    __m256i out = _mm256_setzero_si256();
+    for (int j = 0; j < rank; j++) {
+        out = _mm256_or_si256(out, _mm256_or_si256(v[j], _mm256_sub_epi64(t->extm1, v[j])));
+        v[j] = narrow ? _mm256_mul_epu32(v[j], t->stride) : xs_vmul64(v[j], t->stride);
+    }
+    *ok = _mm256_andnot_pd(_mm256_castsi256_pd(out), *ok);
+    /* unpacklo + unpackhi of rows (a, b): a's and b's pair sums, by 128-bit lane */
+    __m256i s0 = _mm256_add_epi64(_mm256_unpacklo_epi64(v[0], v[1]), _mm256_unpackhi_epi64(v[0], v[1]));
+    if (rank == 2)  /* rows 0, 2, 1, 3 */
+        return _mm256_permute4x64_epi64(s0, 0xD8);
+    __m256i s1 = _mm256_add_epi64(_mm256_unpacklo_epi64(v[2], v[3]), _mm256_unpackhi_epi64(v[2], v[3]));
+    return _mm256_add_epi64(_mm256_permute2x128_si256(s0, s1, 0x20),
+                            _mm256_permute2x128_si256(s0, s1, 0x31));
 }
 
 #endif

@@ -15,6 +15,8 @@
 /* Ranks whose (N, rank) rows the level writes and reads by in-register
  * transposes. */
 #define XS_VROWS(R) ((R) >= 1 && (R) <= 4)
+/* Ranks whose rows ravel reads a vector of rows at a time. */
+#define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
 
 typedef __m512d xs_vd;
 typedef __m512i xs_vi;
@@ -23,6 +25,7 @@ typedef __mmask8 xs_vok;
 static inline xs_vd xs_vd_set(double x) { return _mm512_set1_pd(x); }
 static inline xs_vok xs_vok_all(void) { return (xs_vok)0xFF; }
 static inline int xs_vok_bad(xs_vok ok) { return ok != (xs_vok)0xFF; }
+static inline xs_vok xs_vok_and(xs_vok a, xs_vok b) { return a & b; }
 
 /* ok, less the lanes where x >= limit. */
 static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
@@ -120,6 +123,78 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
         xs_vstore(out + 16, _mm512_permutex2var_epi64(b, t->idx[0], d));
         xs_vstore(out + 24, _mm512_permutex2var_epi64(b, t->idx[1], d));
     }
+}
+
+/* -- ravel: (N, rank) rows in registers --------------------------------------
+ *
+ * A vector of rows is read as ``rank`` vectors as they lie in memory (row
+ * after row). Each element is checked against its dimension's extent and
+ * multiplied by its stride in place (ext[j] and stride[j]: the pattern of
+ * dimensions in vector j), and the products of a row are then summed: for
+ * ranks 2, 4 and 8 by pairs (even lanes plus odd lanes of two vectors, so
+ * that the count of vectors halves each step, in row order); for rank 3
+ * by gathering each of the three terms of the 8 rows (take[k] from
+ * vectors 0 and 1, then the lanes of vector 2 that third[k] marks). */
+typedef struct {
+    __m512i ext[8], stride[8], take[3], more[3];
+    __mmask8 third[3];
+} xs_vravel;
+
+static inline void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent,
+                                  const uint64_t *stride) {
+    long long ext[8], str[8], take[3][8], more[3][8];
+    for (int j = 0; j < rank; j++) {
+        for (int lane = 0; lane < 8; lane++) {
+            ext[lane] = (long long)extent[(8 * j + lane) % rank];
+            str[lane] = (long long)stride[(8 * j + lane) % rank];
+        }
+        t->ext[j] = _mm512_loadu_si512((const void *)ext);
+        t->stride[j] = _mm512_loadu_si512((const void *)str);
+    }
+    for (int k = 0; k < 3; k++) {
+        int third = 0;
+        for (int row = 0; row < 8; row++) {
+            int e = 3 * row + k;  /* rank 3: term k of the row */
+            take[k][row] = (e / 8) * 8 + e % 8;
+            more[k][row] = e % 8;
+            if (e >= 16) third |= 1 << row;
+        }
+        t->take[k] = _mm512_loadu_si512((const void *)take[k]);
+        t->more[k] = _mm512_loadu_si512((const void *)more[k]);
+        t->third[k] = (__mmask8)third;
+    }
+}
+
+static inline xs_vi xs_vload_i64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
+static inline xs_vi xs_vload_i32(const int32_t *p) {
+    return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
+}
+
+/* The offsets of 8 rows whose ``rank`` vectors ``v`` holds (consumed);
+ * ``narrow``: every extent and stride fits in 32 bits, so that a 32x32-bit
+ * product serves (a value that does not fit is out of range, and flagged). */
+static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
+                                  const int narrow, xs_vok *ok) {
+    __mmask8 in = 0xFF;  /* checks of one vector of rows: independent of other vectors' */
+    for (int j = 0; j < rank; j++) {
+        in &= _mm512_cmplt_epu64_mask(v[j], t->ext[j]);
+        v[j] = narrow ? _mm512_mul_epu32(v[j], t->stride[j]) : _mm512_mullo_epi64(v[j], t->stride[j]);
+    }
+    *ok &= in;
+    if (rank == 3) {
+        __m512i sum = _mm512_setzero_si512();
+        for (int k = 0; k < 3; k++)
+            sum = _mm512_add_epi64(sum, _mm512_mask_permutexvar_epi64(
+                _mm512_permutex2var_epi64(v[0], t->take[k], v[1]), t->third[k], t->more[k], v[2]));
+        return sum;
+    }
+    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    for (int m = rank; m > 1; m /= 2)
+        for (int j = 0; j < m / 2; j++)
+            v[j] = _mm512_add_epi64(_mm512_permutex2var_epi64(v[2 * j], even, v[2 * j + 1]),
+                                    _mm512_permutex2var_epi64(v[2 * j], odd, v[2 * j + 1]));
+    return v[0];
 }
 
 #endif
