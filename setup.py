@@ -59,6 +59,7 @@ SOURCES = {
     "_index": [],
     "_convert": [],
     "_tiled": [],
+    "_drop_ins": [],
 }
 
 extensions = [

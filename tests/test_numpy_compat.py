@@ -1,13 +1,15 @@
 """The drop-ins behave exactly as NumPy's functions, and go further."""
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import given
-from inputs import DTYPES, index_arrays
+from inputs import DTYPES, ORDERS, index_arrays
 from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
 
 import xlashape as xs
+from xlashape import _drop_ins, numpy_compat
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
@@ -436,3 +438,299 @@ def test_the_layout_cache_never_serves_stale_dims():
         xs.unravel_index(1, (True, 4))
     with pytest.raises(TypeError):
         xs.unravel_index(1, (3.0, 4))
+
+
+# -- the compiled fast path and the general path agree (issue 9) ---------------
+#
+# The drop-ins take their common calls through a compiled fast path
+# (_drop_ins) and hand everything else to the general path (numpy_compat).
+# The same inputs go through both, and through NumPy.
+
+MODES = ("raise", "wrap", "clip")
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def general_ravel(multi_index, dims, mode="raise", order="C", padded_dims=None):
+    """ravel_multi_index through the general path alone."""
+    shape = numpy_compat.new_shape(dims, order, padded_dims)
+    return numpy_compat.ravel_shaped(shape, multi_index, mode, None, None)
+
+
+def general_unravel(indices, dims, order="C", padded_dims=None):
+    """unravel_index through the general path alone."""
+    shape = numpy_compat.new_shape(dims, order, padded_dims)
+    return numpy_compat.unravel_shaped(shape, indices, None, None)
+
+
+@st.composite
+def dims_and_order(draw):
+    """Dims of rank 1-5 (a tuple, a list or, at rank 1, an int), sizes 0-7, and an order."""
+    rank = draw(st.integers(1, 5))
+    dims = tuple(draw(st.lists(st.integers(0, 7), min_size=rank, max_size=rank)))
+    form = draw(st.sampled_from(["tuple", "list", "int"] if rank == 1 else ["tuple", "list"]))
+    spelled = dims[0] if form == "int" else list(dims) if form == "list" else dims
+    return spelled, dims, draw(st.sampled_from(ORDERS))
+
+
+@st.composite
+def index_values(draw, dtype, n, high):
+    """``n`` indices of ``dtype`` around [0, high): mostly in range, some
+    out of it, some at the dtype's ends (never above int64's maximum, where
+    NumPy wraps uint64; numpy issue 19832)."""
+    info = np.iinfo(dtype)
+    low_end, high_end = int(info.min), min(int(info.max), INT64_MAX)
+    near = st.integers(max(low_end, -3), min(high_end, high + 3))
+    value = st.one_of(near, near, near, st.sampled_from([low_end, high_end]))
+    return np.array(draw(st.lists(value, min_size=n, max_size=n)), dtype=dtype)
+
+
+@st.composite
+def fast_ravel_calls(draw):
+    """Calls of the form the fast path takes: ``rank`` 1-D integer arrays of
+    one length (any dtype, C or strided or read-only) in a tuple or list,
+    or ``rank`` ints or NumPy integers; a mode and an order as strings."""
+    spelled, dims, order = draw(dims_and_order())
+    high = max(dims)
+    if draw(st.booleans()):
+        n, dtype = draw(st.integers(1, 30)), draw(st.sampled_from(DTYPES))
+        columns = []
+        for _ in dims:
+            column = draw(index_values(dtype, n, high))
+            form = draw(st.sampled_from(["C", "strided", "readonly"]))
+            if form == "strided":
+                wide = np.zeros(2 * n, dtype=dtype)
+                wide[::2] = column
+                column = wide[::2]
+            elif form == "readonly":
+                column.flags.writeable = False
+            columns.append(column)
+    else:
+        scalar = draw(st.sampled_from([int, np.int8, np.int64, np.uint16, np.uint64]))
+        columns = [scalar(draw(index_values(np.dtype(scalar if scalar is not int else np.int64), 1, high))[0])
+                   for _ in dims]
+    multi_index = tuple(columns) if draw(st.booleans()) else columns
+    return multi_index, spelled, draw(st.sampled_from(MODES)), order
+
+
+@given(fast_ravel_calls())
+def test_ravel_fast_path_general_path_and_numpy_agree(call):
+    multi_index, dims, mode, order = call
+
+    def numpy():
+        return np.ravel_multi_index(multi_index, dims, mode=mode, order=order)
+
+    assert_same(lambda: xs.ravel_multi_index(multi_index, dims, mode, order), numpy)
+    assert_same(lambda: general_ravel(multi_index, dims, mode, order), numpy)
+    fast = _drop_ins.try_ravel_multi_index(multi_index, dims, mode, order)
+    if outcome(numpy)[0] == "error":
+        assert fast is None  # the general path raises NumPy's exception
+    else:
+        assert fast is not None, "the fast path handed over a call it takes"
+        assert_same(lambda: fast, numpy)
+
+
+@st.composite
+def fast_unravel_calls(draw):
+    """Calls of the form the fast path takes: a 1-D integer array (any
+    dtype, C or strided), or one int or NumPy integer; an order string."""
+    spelled, dims, order = draw(dims_and_order())
+    size = int(np.prod(dims))
+    if draw(st.booleans()):
+        dtype = draw(st.sampled_from(DTYPES))
+        indices = draw(index_values(dtype, draw(st.integers(1, 30)), size))
+        if draw(st.booleans()):
+            indices = np.repeat(indices, 2)[::2]
+    else:
+        scalar = draw(st.sampled_from([int, np.int32, np.uint64]))
+        indices = scalar(draw(index_values(np.dtype(scalar if scalar is not int else np.int64), 1, size))[0])
+    return indices, spelled, order
+
+
+@given(fast_unravel_calls())
+def test_unravel_fast_path_general_path_and_numpy_agree(call):
+    indices, dims, order = call
+
+    def numpy():
+        return np.unravel_index(indices, dims, order=order)
+
+    assert_same(lambda: xs.unravel_index(indices, dims, order), numpy)
+    assert_same(lambda: general_unravel(indices, dims, order), numpy)
+    fast = _drop_ins.try_unravel_index(indices, dims, order)
+    if outcome(numpy)[0] == "error":
+        assert fast is None
+    else:
+        assert fast is not None, "the fast path handed over a call it takes"
+        assert_same(lambda: fast, numpy)
+
+
+@given(shapes(min_rank=1, max_rank=4), st.data())
+def test_fast_path_takes_padded_and_permuted_layouts(shape, data):
+    # NumPy has no padding: the general path is the oracle here.
+    dims, order = shape.dimensions, shape.layout.minor_to_major
+    padded = shape.layout.padded_dimensions or None
+    size = int(np.prod(padded or dims))
+    offsets = data.draw(index_values(np.int64, data.draw(st.integers(1, 20)), size))
+    fast = _drop_ins.try_unravel_index(offsets, dims, order, padded_dims=padded)
+    general = outcome(lambda: general_unravel(offsets, dims, order, padded))
+    if general[0] == "error":  # outside the buffer, or on padding
+        assert fast is None
+        return
+    assert fast is not None
+    for ours, theirs in zip(fast, general[1]):
+        np.testing.assert_array_equal(ours, theirs)
+    columns = general[1]
+    mode = data.draw(st.sampled_from(MODES))
+    again = _drop_ins.try_ravel_multi_index(columns, dims, mode, order, padded_dims=padded)
+    np.testing.assert_array_equal(again, offsets)
+    np.testing.assert_array_equal(general_ravel(columns, dims, mode, order, padded), offsets)
+
+
+def _unaligned(values):
+    """``values`` (int64) in an array whose data is not 8-byte aligned."""
+    raw = np.zeros(values.size * 8 + 1, dtype=np.uint8)[1:]
+    array = raw.view(np.int64) if raw.ctypes.data % 8 == 0 else np.frombuffer(raw, dtype=np.int64)
+    array[...] = values
+    return array
+
+
+class _Sub(np.ndarray):
+    """An ndarray subclass: NumPy's rules for it belong to the general path."""
+
+
+COLUMN = np.array([1, 2])
+# Calls the fast path must hand over (it returns None for them), each
+# compared with NumPy through the public function.
+RAVEL_HANDOVERS = [
+    ((COLUMN, np.array([0, 1, 2])), (3, 3), "raise"),  # lengths differ: broadcast or error
+    ((np.array([[1, 2]]), np.array([0, 1])), (3, 3), "raise"),  # 2-D column
+    ((np.array(1), np.array(2)), (3, 3), "raise"),  # 0-d columns
+    ((COLUMN, COLUMN.astype(">i8")), (3, 3), "raise"),  # byte-swapped
+    ((COLUMN, np.array([True, False])), (3, 3), "raise"),  # bool
+    ((COLUMN, COLUMN.astype(float)), (3, 3), "raise"),  # float
+    ((COLUMN, [0, 1]), (3, 3), "raise"),  # a list column
+    ((COLUMN, 1), (3, 3), "raise"),  # an array and an int
+    ((np.array([], dtype=np.intp),) * 2, (3, 3), "raise"),  # empty
+    ((COLUMN,), (3, 3), "raise"),  # too few columns
+    (np.array([[1, 2], [0, 1]]), (3, 3), "raise"),  # (rank, N) array
+    ((COLUMN, COLUMN), (3, 3), ("wrap", "clip")),  # a mode per dimension
+    ((COLUMN, COLUMN), (3, 3), b"wrap"),
+    ((COLUMN, COLUMN), (3, 3), "CLIP"),
+    ((COLUMN, COLUMN), (3, 3), 1),
+    ((COLUMN, COLUMN), (3, 3), None),
+    ((COLUMN, COLUMN), (3, 0), "wrap"),  # a dimension of size 0
+    ((COLUMN, COLUMN), (3, 0), "clip"),
+    ((COLUMN, np.array([0, 3])), (3, 3), "raise"),  # out of bounds
+    ((COLUMN, np.array([0, -1])), (3, 3), "raise"),
+    ((1, 3), (3, 3), "raise"),
+    ((1, 2**64), (3, 3), "wrap"),  # beyond int64
+    ((1, np.uint64(2**63 + 5)), (10, 3), "raise"),  # uint64 beyond int64
+    ((True, 1), (3, 3), "raise"),  # bool
+    ((np.True_, 1), (3, 3), "raise"),
+    ((1.0, 1), (3, 3), "raise"),  # float
+    ((), (), "raise"),  # rank 0
+    ((COLUMN, _unaligned(COLUMN)), (3, 3), "raise"),
+    ((COLUMN, COLUMN.view(_Sub)), (3, 3), "raise"),
+    ({1, 2}, (3, 3), "raise"),  # not a tuple or list
+    ((COLUMN, COLUMN), (3, 3.0), "raise"),  # not dims NumPy takes
+]
+
+
+@pytest.mark.parametrize("multi_index, dims, mode", RAVEL_HANDOVERS)
+def test_ravel_fast_path_hands_over(multi_index, dims, mode):
+    def numpy():
+        return np.ravel_multi_index(multi_index, dims, mode=mode)
+
+    assert_same(lambda: xs.ravel_multi_index(multi_index, dims, mode), numpy)
+    assert_same(lambda: general_ravel(multi_index, dims, mode), numpy)
+    kind, value = outcome(lambda: _drop_ins.try_ravel_multi_index(multi_index, dims, mode))
+    # None, or the general path's error for dims it refuses before looking further
+    assert value is None or (kind == "error" and outcome(numpy)[0] == "error")
+
+
+UNRAVEL_HANDOVERS = [
+    (np.array([[1, 2]]), (3, 3)),  # 2-D
+    (np.array(4), (3, 3)),  # 0-d
+    ([1, 2], (3, 3)),  # a list
+    (np.array([], dtype=np.intp), (3, 3)),  # empty
+    (COLUMN.astype(">i4"), (3, 3)),  # byte-swapped
+    (COLUMN.astype(bool), (3, 3)),  # bool
+    (COLUMN.astype(float), (3, 3)),  # float
+    (np.array([1, 9]), (3, 3)),  # out of bounds
+    (np.array([-1]), (3, 3)),
+    (9, (3, 3)),
+    (-1, (3, 3)),
+    (2**64, (3, 3)),  # beyond int64
+    (np.uint64(2**63), (3, 3)),
+    (True, (3, 3)),  # bool
+    (np.True_, (3, 3)),
+    (1.0, (3, 3)),  # float
+    (0, ()),  # rank 0
+    (0, (0, 3)),  # no elements
+    (_unaligned(COLUMN), (3, 3)),
+    (COLUMN.view(_Sub), (3, 3)),
+    (None, (3, 3)),
+]
+
+
+@pytest.mark.parametrize("indices, dims", UNRAVEL_HANDOVERS)
+def test_unravel_fast_path_hands_over(indices, dims):
+    def numpy():
+        return np.unravel_index(indices, dims)
+
+    assert_same(lambda: xs.unravel_index(indices, dims), numpy)
+    assert_same(lambda: general_unravel(indices, dims), numpy)
+    assert _drop_ins.try_unravel_index(indices, dims) is None
+
+
+def test_out_and_threads_take_their_paths():
+    columns = (np.array([0, 2, 1]), np.array([3, 0, 2]))
+    expected = np.ravel_multi_index(columns, (3, 4))
+    out = np.zeros(3, dtype=np.int64)
+    assert xs.ravel_multi_index(columns, (3, 4), out=out) is out  # the general path
+    np.testing.assert_array_equal(out, expected)
+    for threads in (1, 2, 64):
+        fast = _drop_ins.try_ravel_multi_index(columns, (3, 4), threads=threads)
+        np.testing.assert_array_equal(fast, expected)
+        for ours, theirs in zip(_drop_ins.try_unravel_index(expected, (3, 4), threads=threads), columns):
+            np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, "2"])
+def test_bad_threads_raise_as_in_the_general_path(threads):
+    columns = (np.array([0, 2, 1]), np.array([3, 0, 2]))
+    linear = np.array([3, 8, 6])
+    shape = numpy_compat.new_shape((3, 4), "C", None)
+    assert_same(lambda: xs.ravel_multi_index(columns, (3, 4), threads=threads),
+                lambda: numpy_compat.ravel_shaped(shape, columns, "raise", None, threads))
+    assert_same(lambda: xs.unravel_index(linear, (3, 4), threads=threads),
+                lambda: numpy_compat.unravel_shaped(shape, linear, None, threads))
+    assert outcome(lambda: xs.unravel_index(linear, (3, 4), threads=threads))[0] == "error"
+
+
+def test_results_are_fresh_and_inputs_untouched():
+    columns = (np.array([0, 2, 1]), np.array([3, 0, 2]))
+    copies = [c.copy() for c in columns]
+    first = xs.ravel_multi_index(columns, (3, 4))
+    second = xs.ravel_multi_index(columns, (3, 4))
+    assert not np.shares_memory(first, second)
+    rows = xs.unravel_index(first, (3, 4))
+    assert all(r.flags.writeable and r.flags.c_contiguous for r in rows)
+    rows[0][0] = 99  # each row is the caller's to change
+    assert xs.unravel_index(first, (3, 4))[0][0] == 0
+    for column, copy in zip(columns, copies):
+        np.testing.assert_array_equal(column, copy)
+
+
+@pytest.mark.parametrize("dims", [(3.0, 4), (np.int64(3), 4), (True, 4), [3, np.int8(4)]])
+def test_the_layout_cache_tells_equal_dims_of_other_types_apart(dims):
+    assert xs.ravel_multi_index((1, 1), (3, 4)) == 5  # (3, 4) cached
+    assert xs.unravel_index(1, (1, 4)) == (0, 1)  # (1, 4) cached
+    # each of these hashes like (3, 4) or (1, 4)
+    assert_same(lambda: xs.ravel_multi_index((1, 1), dims), lambda: np.ravel_multi_index((1, 1), dims))
+    assert_same(lambda: xs.unravel_index(5, dims), lambda: np.unravel_index(5, dims))
+
+
+def test_the_layout_cache_keys_on_the_order():
+    for order, expected in (("C", 5), ("F", 4), ((1, 0), 5), ((0, 1), 4), (None, 5), ("f", 4)):
+        assert xs.ravel_multi_index((1, 1), (3, 4), order=order) == expected
+        assert xs.unravel_index(expected, (3, 4), order=order) == (1, 1)

@@ -1,11 +1,40 @@
-# The compiled batch glue, for the other compiled modules (_index, _convert).
+# The compiled batch glue, for the other compiled modules (_index, _convert,
+# _drop_ins).
 
 cimport numpy as cnp
+from libc.stdint cimport int64_t, uint8_t
 
-from xlashape._plan cimport LayoutPlan
+from xlashape._plan cimport LayoutPlan, xs_plan
+from xlashape._tiled cimport xs_tiled
+
+
+# One batch call for the C driver (csrc/dispatch.h).
+cdef extern from "dispatch.h" nogil:
+    ctypedef struct xs_job:
+        const xs_plan* plan
+        const xs_tiled* tiled           # NULL for an untiled plan
+        const char* const* column
+        const Py_ssize_t* column_step
+        const int* column_dtype
+        const uint8_t* mode
+        int rows_contiguous
+        int64_t* out
+        const char* linear
+        Py_ssize_t linear_step
+        int linear_dtype
+        char* rows_out
+        Py_ssize_t out_step0
+        Py_ssize_t out_step1
+
+    int XS_RAISE, XS_WRAP, XS_CLIP
+
 
 cdef LayoutPlan plan_of(object shape)
 cdef int resolve_threads(object threads) except -1
+cdef int dtype_code(cnp.ndarray a) except -1
+cdef object new_result(tuple shape, object dtype)
+cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
+cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads)
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads)

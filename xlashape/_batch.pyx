@@ -18,7 +18,7 @@ from libc.stdint cimport int64_t, uint8_t
 
 import numpy as np
 
-from xlashape._plan cimport LayoutPlan, xs_plan
+from xlashape._plan cimport LayoutPlan
 from xlashape._tiled cimport TiledPlan, xs_tiled
 
 from xlashape import reference
@@ -28,24 +28,9 @@ from xlashape.errors import index_out_of_bounds, index_outside_int64
 cnp.import_array()
 
 
+# xs_job and the mode codes are declared in _batch.pxd, for _drop_ins too.
 cdef extern from "dispatch.h" nogil:
-    ctypedef struct xs_job:
-        const xs_plan* plan
-        const xs_tiled* tiled
-        const char* const* column
-        const Py_ssize_t* column_step
-        const int* column_dtype
-        const uint8_t* mode
-        int rows_contiguous
-        int64_t* out
-        const char* linear
-        Py_ssize_t linear_step
-        int linear_dtype
-        char* rows_out
-        Py_ssize_t out_step0
-        Py_ssize_t out_step1
-
-    int XS_RAISE, XS_WRAP, XS_CLIP, XS_NLEVELS
+    int XS_NLEVELS
     int xs_level()
     int xs_best_level()
     const char* xs_level_name(int level)
@@ -371,7 +356,7 @@ cdef object _check_out(object out, tuple shape, tuple inputs):
     return _check_out_as(out, shape, inputs, np.int64, "out", False)
 
 
-cdef int _dtype_code(cnp.ndarray a) except -1:
+cdef int dtype_code(cnp.ndarray a) except -1:
     """The xs_dtype of an integer array (csrc/plan.h)."""
     cdef int size = cnp.PyArray_ITEMSIZE(a)
     cdef int code = 0 if size == 1 else 1 if size == 2 else 2 if size == 4 else 3
@@ -405,6 +390,18 @@ cdef _raise_ravel_error(LayoutPlan plan, tuple values, object codes, Py_ssize_t 
         if (codes is None or codes[dim] == RAISE) and not 0 <= value < size:
             raise index_out_of_bounds(value, dim, size, values, row)
     raise AssertionError(f"kernel flagged row {row} but it is in bounds")  # pragma: no cover
+
+
+# -- the C driver, for other compiled modules -----------------------------------------
+
+cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil:
+    """xs_ravel: fill ``job.out``; the first bad row, or -1."""
+    return xs_ravel(job, n, threads)
+
+
+cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil:
+    """xs_unravel: fill ``job.rows_out``; the first bad row, or -1."""
+    return xs_unravel(job, n, threads)
 
 
 # -- ravel --------------------------------------------------------------------------
@@ -441,7 +438,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
             for j in range(rank):
                 column[j] = data + j * across
                 step[j] = cnp.PyArray_STRIDE(a, 0)
-                dtype[j] = _dtype_code(a)
+                dtype[j] = dtype_code(a)
             item = cnp.PyArray_ITEMSIZE(a)
             # (one row is contiguous when its entries are; its row stride is unused)
             job.rows_contiguous = codes is None and across == item and (
@@ -451,7 +448,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
                 a = arrays[j]
                 column[j] = <const char*> cnp.PyArray_DATA(a)
                 step[j] = cnp.PyArray_STRIDE(a, 0)
-                dtype[j] = _dtype_code(a)
+                dtype[j] = dtype_code(a)
             job.rows_contiguous = False
         job.plan = &plan.c
         job.tiled = _tiled_of(plan)
@@ -550,7 +547,7 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         job.tiled = _tiled_of(plan)
         job.linear = <const char*> cnp.PyArray_DATA(linear)
         job.linear_step = cnp.PyArray_STRIDE(linear, 0)
-        job.linear_dtype = _dtype_code(linear)
+        job.linear_dtype = dtype_code(linear)
         job.rows_out = <char*> cnp.PyArray_DATA(result)
         job.out_step0 = cnp.PyArray_STRIDE(result, 0)
         job.out_step1 = cnp.PyArray_STRIDE(result, 1)

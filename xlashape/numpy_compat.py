@@ -9,9 +9,11 @@ They go further: ``order`` may be any ``minor_to_major`` tuple,
 value, uint64 indices are never wrapped, and the work runs in the compiled
 kernels on ``threads`` threads.
 
-A call costs about what NumPy's does: the layout of each (dims, order,
-padded_dims) is built once and cached, and one multi-index or one linear
-index of plain ints takes IndexUtil's compiled single-index path.
+The public functions are compiled (``_drop_ins``): they cache the layout of
+each (dims, order, padded_dims) and take the common calls (integer arrays
+of one length, or plain ints; a mode and order as strings) straight to the
+C driver. This module is their general path, for every other form and for
+every error: it reads arguments as NumPy does and raises as NumPy would.
 """
 
 from __future__ import annotations
@@ -19,29 +21,17 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Mapping, Sequence, Set
-from typing import TYPE_CHECKING, Any, Literal, SupportsIndex, TypeAlias, overload
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
 
 from . import _batch
+from ._drop_ins import ravel_multi_index, unravel_index
 from ._validate import as_int
-from .errors import IndexOutOfBoundsError
-from .index_util import IndexUtil
 from .layout import Layout
 from .shape import Shape
 
-if TYPE_CHECKING:
-    from _typeshed import SupportsLenAndGetItem
-
 __all__ = ["ravel_multi_index", "unravel_index"]
-
-ModeKind: TypeAlias = Literal["raise", "wrap", "clip"]
-# NumPy's order ('C' or 'F'), or a minor_to_major sequence.
-Order: TypeAlias = Literal["C", "F"] | Sequence[int] | None
-# A string: NumPy before 2.3 (the last ones for Python 3.10) cannot subscript np.bool.
-IntLike: TypeAlias = "int | np.integer[Any] | np.bool[Any]"
-ShapeLike: TypeAlias = SupportsIndex | Sequence[SupportsIndex]
 
 # NumPy's phrases where its own tests pin them (TestRavelUnravelIndex).
 EMPTY_SEQUENCE = (
@@ -53,7 +43,6 @@ NOT_INTEGRAL = "only int indices permitted"
 # NumPy's integer clip modes (numpy._core.multiarray.CLIP, WRAP, RAISE).
 _NUMPY_MODE_NUMBERS = {0: "clip", 1: "wrap", 2: "raise"}
 _ZERO = np.intp(0)  # ``_ZERO + i`` makes an intp scalar fastest
-_RAISE = "raise"  # the default mode, recognised by identity first
 # Index arrays the kernels read as they are: the native integer dtypes, by
 # identity (NumPy's built-in dtypes are singletons; any other dtype object
 # takes the checked path).
@@ -81,27 +70,11 @@ def _cached_shape(
         raise ValueError(f"invalid dims {dims}: {e}") from None
 
 
-# The Shapes of tuples of ints seen lately, by the tuple's identity: a call
-# that passes the same tuple again (a literal in a loop, a variable) with the
-# same order string skips even the check of its entries. Holding the tuple
-# keeps its id from being reused; a tuple of ints cannot change.
-_RECENT: dict[int, tuple[tuple[int, ...], str, Shape]] = {}
-_RECENT_LIMIT = 64
-
-
-def _shape(dims: object, order: object, padded_dims: object) -> Shape:
-    """The Shape that ``dims``, ``order`` and ``padded_dims`` describe."""
-    recent = _RECENT.get(id(dims))
-    if recent is not None and recent[0] is dims and recent[1] is order and padded_dims is None:
-        return recent[2]
+def new_shape(dims: object, order: object, padded_dims: object) -> Shape:
+    """The Shape that ``dims``, ``order`` and ``padded_dims`` describe, read
+    as NumPy reads them; NumPy's exception types for what it refuses."""
     padded = None if padded_dims is None else _int_tuple(padded_dims, "padded_dims")
-    shape = _cached_shape(_dims(dims), _order(order), padded)
-    if (padded is None and type(order) is str and type(dims) is tuple
-            and all(type(d) is int for d in dims)):  # fmt: skip
-        if len(_RECENT) >= _RECENT_LIMIT:
-            _RECENT.clear()
-        _RECENT[id(dims)] = (dims, order, shape)
-    return shape
+    return _cached_shape(_dims(dims), _order(order), padded)
 
 
 def _dims(dims: Any) -> tuple[int, ...]:
@@ -250,102 +223,11 @@ def _flat_columns(items: Any) -> tuple[list[np.ndarray], tuple[int, ...]]:
     return [c.reshape(-1) for c in broadcast], broadcast[0].shape
 
 
-# -- the drop-ins ----------------------------------------------------------------
-@overload
-def ravel_multi_index(
-    multi_index: SupportsLenAndGetItem[IntLike],
-    dims: ShapeLike,
-    mode: ModeKind | tuple[ModeKind, ...] = "raise",
-    order: Order = "C",
-    *,
-    out: None = None,
-    padded_dims: Sequence[int] | None = None,
-    threads: int | None = None,
-) -> np.intp: ...
-@overload
-def ravel_multi_index(
-    multi_index: SupportsLenAndGetItem[ArrayLike],
-    dims: ShapeLike,
-    mode: ModeKind | tuple[ModeKind, ...] = "raise",
-    order: Order = "C",
-    *,
-    out: NDArray[np.int64] | None = None,
-    padded_dims: Sequence[int] | None = None,
-    threads: int | None = None,
-) -> NDArray[np.intp]: ...
-def ravel_multi_index(
-    multi_index: Any,
-    dims: Any,
-    mode: Any = _RAISE,
-    order: Any = "C",
-    *,
-    out: Any = None,
-    padded_dims: Any = None,
-    threads: int | None = None,
-) -> Any:
-    """Like :func:`numpy.ravel_multi_index`, under any layout.
-
-    Parameters
-    ----------
-    multi_index : tuple of array_like of int
-        One integer array per dimension, broadcast together; or an
-        (rank, N) integer array.
-    dims : int or sequence of int
-        The size of each dimension.
-    mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
-        What an index outside its dimension does, once or per dimension.
-    order : {'C', 'F'} or sequence of int, optional
-        NumPy's orders, or any ``minor_to_major`` tuple (most minor
-        dimension first).
-    out : ndarray of int64, optional
-        Receives the result; the broadcast shape of ``multi_index``.
-    padded_dims : sequence of int, optional
-        Each dimension's padded width in memory.
-    threads : int, optional
-        Threads to use (default :func:`xlashape.get_num_threads`).
-
-    Returns
-    -------
-    ndarray of intp or intp
-        The linear indices, shaped like the broadcast ``multi_index``; a
-        scalar for scalar input; ``out`` if it was given.
-
-    Raises
-    ------
-    ValueError
-        For an index out of bounds (:class:`xlashape.IndexOutOfBoundsError`,
-        which is also an IndexError, naming the row, dimension and value),
-        a bad mode or order, or dims whose size overflows.
-    TypeError
-        For indices that are not integers.
-
-    See Also
-    --------
-    numpy.ravel_multi_index, xlashape.ravel
-
-    Examples
-    --------
-    >>> rows, cols = np.array([0, 1, 1]), np.array([2, 0, 2])
-    >>> xs.ravel_multi_index((rows, cols), (2, 3))
-    array([2, 3, 5])
-    >>> xs.ravel_multi_index((rows, cols), (2, 3), order=(0, 1))   # same as 'F'
-    array([4, 1, 5])
-    >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
-    np.int64(6)
-    """
-    shape = _shape(dims, order, padded_dims)
+# -- the general path of the drop-ins (see _drop_ins) -----------------------------
+def ravel_shaped(shape: Shape, multi_index: Any, mode: Any, out: Any, threads: Any) -> Any:
+    """``ravel_multi_index`` of any ``multi_index`` into ``shape``."""
     rank = shape.rank
-    if (type(multi_index) is tuple and len(multi_index) == rank and mode is _RAISE
-            and out is None and threads is None):  # fmt: skip
-        for value in multi_index:  # one multi-index of plain ints
-            if type(value) is not int:
-                break
-        else:
-            try:
-                return _ZERO + IndexUtil.multidimensional_index_to_linear_index(shape, multi_index)
-            except IndexOutOfBoundsError:
-                pass  # the general path raises it as NumPy would, TypeError or ValueError
-    codes = None if mode is _RAISE else _modes(mode, rank)
+    codes = _modes(mode, rank)
     if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
@@ -371,90 +253,8 @@ def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
     return _batch.check_out(out, shape, contiguous=True).reshape(-1)
 
 
-@overload
-def unravel_index(
-    indices: IntLike,
-    shape: ShapeLike,
-    order: Order = "C",
-    *,
-    out: None = None,
-    padded_dims: Sequence[int] | None = None,
-    threads: int | None = None,
-) -> tuple[np.intp, ...]: ...
-@overload
-def unravel_index(
-    indices: ArrayLike,
-    shape: ShapeLike,
-    order: Order = "C",
-    *,
-    out: NDArray[np.int64] | None = None,
-    padded_dims: Sequence[int] | None = None,
-    threads: int | None = None,
-) -> tuple[NDArray[np.intp], ...]: ...
-def unravel_index(
-    indices: Any,
-    shape: Any,
-    order: Any = "C",
-    *,
-    out: Any = None,
-    padded_dims: Any = None,
-    threads: int | None = None,
-) -> Any:
-    """Like :func:`numpy.unravel_index`, under any layout.
-
-    Parameters
-    ----------
-    indices : int or array_like of int
-        Linear indices into the (padded) buffer.
-    shape : int or sequence of int
-        The size of each dimension.
-    order : {'C', 'F'} or sequence of int, optional
-        NumPy's orders, or any ``minor_to_major`` tuple.
-    out : ndarray of int64, optional
-        Of shape ``(rank,) + indices.shape``; receives the result, and the
-        returned tuple holds its rows.
-    padded_dims : sequence of int, optional
-        Each dimension's padded width; an index on padding is an error.
-    threads : int, optional
-        Threads to use (default :func:`xlashape.get_num_threads`).
-
-    Returns
-    -------
-    tuple of ndarray of intp, or tuple of intp
-        One array per dimension, shaped like ``indices`` (scalars for a
-        scalar).
-
-    Raises
-    ------
-    ValueError
-        For an index outside the buffer or on padding
-        (:class:`xlashape.IndexOutOfBoundsError`, naming the row).
-    TypeError
-        For indices that are not integers.
-
-    See Also
-    --------
-    numpy.unravel_index, xlashape.unravel
-
-    Examples
-    --------
-    >>> xs.unravel_index(np.array([2, 3, 5]), (2, 3))
-    (array([0, 1, 1]), array([2, 0, 2]))
-    >>> xs.unravel_index(6, (2, 3), padded_dims=(2, 4))
-    (np.int64(1), np.int64(2))
-    >>> xs.unravel_index(3, (2, 3), padded_dims=(2, 4))
-    Traceback (most recent call last):
-      ...
-    xlashape.errors.IndexOutOfBoundsError: ...padding...
-    """
-    target = _shape(shape, order, padded_dims)
-    if type(indices) is int and out is None and threads is None:  # one plain int
-        try:
-            position = IndexUtil.linear_index_to_multidimensional_index(target, indices)
-        except IndexOutOfBoundsError:
-            pass  # the general path raises it as NumPy would, TypeError or ValueError
-        else:
-            return tuple([_ZERO + i for i in position])
+def unravel_shaped(target: Shape, indices: Any, out: Any, threads: Any) -> Any:
+    """``unravel_index`` of any ``indices`` into ``target``."""
     linear = _indices(indices, "indices")
     rank = target.rank
     if out is None:

@@ -1,0 +1,440 @@
+"""The NumPy drop-ins, ``xlashape.ravel_multi_index`` and
+``xlashape.unravel_index``: their compiled front.
+
+A call first finds the layout of its (dims, order, padded_dims), cached by
+value for tuples of ints (and by identity for the tuple passed last). Then
+the common calls go straight from here to the C driver (csrc/dispatch.h):
+
+- ravel: ``multi_index`` a tuple or list of ``rank`` 1-D integer arrays
+  (native byte order) of one length, or of ``rank`` integers (``int`` or
+  NumPy integer scalars that int64 holds); ``mode`` 'raise', 'wrap' or
+  'clip' as a ``str``;
+- unravel: ``indices`` a 1-D integer array, or one integer;
+
+both without ``out=``. Everything else, and every call the driver flags
+(an index out of bounds), hands over to the general path in
+``numpy_compat``, which reads arguments as NumPy does and raises as NumPy
+would: a hand-over never changes a result or an exception.
+"""
+
+cimport numpy as cnp
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Index
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.string cimport memset
+
+import numpy as np
+
+from xlashape._batch cimport (
+    XS_CLIP, XS_WRAP, dtype_code, new_result, resolve_threads, run_ravel, run_unravel, xs_job,
+)
+from xlashape._plan cimport LayoutPlan, xs_unravel_value
+
+cnp.import_array()
+
+
+cdef extern from "result_cache.h":
+    size_t XS_CACHE_MIN_BYTES
+
+
+cdef extern from "numpy/arrayobject.h":
+    # A NumPy scalar of ``descr`` holding a copy of the item at ``data``.
+    object PyArray_Scalar(void* data, cnp.dtype descr, object base)
+
+cdef enum:
+    # Ranks the fast path takes (NumPy's own limit, NPY_MAXDIMS); higher
+    # ones take the general path.
+    MAX_RANK = 64
+    # Batches this long release the GIL while the kernels run.
+    NOGIL_ROWS = 4096
+    # Layouts kept by value; the cache starts afresh when full.
+    CACHE_LIMIT = 512
+    XS_I64 = 3  # csrc/plan.h's xs_dtype of int64
+
+cdef cnp.dtype _INTP = cnp.PyArray_DescrFromType(cnp.NPY_INTP)
+cdef object _INTEGER = np.integer
+# One mode code per dimension, for each mode given once.
+cdef uint8_t _WRAP_CODES[MAX_RANK]
+cdef uint8_t _CLIP_CODES[MAX_RANK]
+for _k in range(MAX_RANK):
+    _WRAP_CODES[_k] = XS_WRAP
+    _CLIP_CODES[_k] = XS_CLIP
+
+
+# -- the layout of (dims, order, padded_dims) ----------------------------------
+
+cdef class _Layout:
+    """A Shape and its plan."""
+    cdef object shape
+    cdef LayoutPlan plan
+
+
+cdef dict _layouts = {}  # (dims, order, padded_dims) -> _Layout
+# (dims, order, padded_dims, layout) of the layout found last, its arguments
+# held (so their ids stay theirs): a call that passes the same objects again
+# skips even the dict. One tuple, replaced whole, so no call reads a mix.
+cdef tuple _last = (None, None, None, None)
+
+cdef object _compat = None
+
+
+cdef object _general():
+    """numpy_compat, the general path (imported on first use: it imports
+    this module)."""
+    global _compat
+    if _compat is None:
+        from xlashape import numpy_compat
+        _compat = numpy_compat
+    return _compat
+
+
+cdef bint _is_int_tuple(object value) noexcept:
+    """Whether ``value`` is a tuple of ints (exactly: no bool, no NumPy
+    scalar, which may hash alike but are read differently)."""
+    if type(value) is not tuple:
+        return False
+    for item in <tuple> value:
+        if type(item) is not int:
+            return False
+    return True
+
+
+cdef _Layout _layout(object dims, object order, object padded):
+    """The layout of the arguments; the general path's errors for bad ones."""
+    global _last
+    cdef tuple last = _last
+    if dims is last[0] and order is last[1] and padded is last[2]:
+        return <_Layout> last[3]
+    cdef object key_dims = tuple(dims) if type(dims) is list else dims
+    cdef bint cacheable = (
+        (type(key_dims) is int or _is_int_tuple(key_dims))
+        and (order is None or type(order) is str or _is_int_tuple(order))
+        and (padded is None or _is_int_tuple(padded))
+    )
+    key = (key_dims, order, padded)
+    cdef _Layout layout = _layouts.get(key) if cacheable else None
+    if layout is None:
+        layout = _Layout.__new__(_Layout)
+        layout.shape = _general().new_shape(dims, order, padded)
+        layout.plan = layout.shape._plan
+        if cacheable:
+            if len(_layouts) >= CACHE_LIMIT:
+                _layouts.clear()
+            _layouts[key] = layout
+    if cacheable and key_dims is dims:  # not a list, which may change
+        _last = (dims, order, padded, layout)
+    return layout
+
+
+# -- the fast paths -----------------------------------------------------------------
+
+cdef cnp.ndarray _new_result(int nd, cnp.npy_intp* dims):
+    """A new intp array, uninitialised; a large one through _batch's result
+    cache, so that it may reuse the memory of a freed result."""
+    cdef int k
+    cdef size_t nbytes = sizeof(int64_t)
+    for k in range(nd):
+        nbytes *= <size_t> dims[k]
+    if nbytes >= XS_CACHE_MIN_BYTES:
+        return new_result(tuple([dims[k] for k in range(nd)]), np.intp)
+    return cnp.PyArray_EMPTY(nd, dims, cnp.NPY_INTP, 0)
+
+
+cdef bint _as_int64(object value, int64_t* out) except -1:
+    """``value`` as int64 if it is an int or a NumPy integer that int64
+    holds; False otherwise (a bool, another type, or out of range)."""
+    cdef int overflow = 0
+    if type(value) is not int:
+        if not isinstance(value, _INTEGER):
+            return False
+        value = PyNumber_Index(value)
+    out[0] = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return not overflow
+
+
+cdef const uint8_t* _mode_codes(LayoutPlan plan, object mode, bint* ok) noexcept:
+    """The kernels' codes for a mode given once as a str (NULL: all raise);
+    ``ok`` false for any other mode, or for 'wrap' or 'clip' with a
+    dimension of size 0 (an error the general path words)."""
+    cdef const uint8_t* codes
+    cdef Py_ssize_t j
+    ok[0] = type(mode) is str
+    if not ok[0] or mode == "raise":
+        return NULL
+    if mode == "wrap":
+        codes = _WRAP_CODES
+    elif mode == "clip":
+        codes = _CLIP_CODES
+    else:
+        ok[0] = False
+        return NULL
+    for j in range(plan.rank):
+        if plan.c.extent[j] == 0:
+            ok[0] = False
+    return codes
+
+
+cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object threads):
+    """The result of ravel_multi_index's common calls, or None."""
+    cdef Py_ssize_t rank = plan.rank, j, bad
+    cdef cnp.npy_intp n = 1
+    cdef const char* column[MAX_RANK]
+    cdef Py_ssize_t step[MAX_RANK]
+    cdef int dtype[MAX_RANK]
+    cdef int64_t value[MAX_RANK]
+    cdef int64_t offset
+    cdef bint ok
+    cdef cnp.ndarray a
+    cdef xs_job job
+    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    if type(multi_index) is list:
+        multi_index = tuple(multi_index)  # holds the arrays while the kernels run
+    elif type(multi_index) is not tuple:
+        return None
+    if rank == 0 or rank > MAX_RANK or len(<tuple> multi_index) != rank:
+        return None
+    job.mode = _mode_codes(plan, mode, &ok)
+    if not ok:
+        return None
+    first = (<tuple> multi_index)[0]
+    if cnp.PyArray_CheckExact(first):  # rank 1-D arrays of one length
+        for j in range(rank):
+            item = (<tuple> multi_index)[j]
+            if not cnp.PyArray_CheckExact(item):
+                return None
+            a = <cnp.ndarray> item
+            if (cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISINTEGER(a)
+                    or not cnp.PyArray_ISNOTSWAPPED(a) or not cnp.PyArray_ISALIGNED(a)):
+                return None
+            if j == 0:
+                n = cnp.PyArray_DIM(a, 0)
+            elif cnp.PyArray_DIM(a, 0) != n:
+                return None  # broadcast by the general path
+            column[j] = <const char*> cnp.PyArray_DATA(a)
+            step[j] = cnp.PyArray_STRIDE(a, 0)
+            dtype[j] = dtype_code(a)
+        if n == 0:
+            return None
+        result = _new_result(1, &n)
+        job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
+    else:  # rank integers: one multi-index
+        for j in range(rank):
+            if not _as_int64((<tuple> multi_index)[j], &value[j]):
+                return None
+            column[j] = <const char*> &value[j]
+            step[j] = 0
+            dtype[j] = XS_I64
+        job.out = &offset
+    job.plan = &plan.c
+    job.column = column
+    job.column_step = step
+    job.column_dtype = dtype
+    job.rows_contiguous = False
+    cdef int count = resolve_threads(threads)
+    if n >= NOGIL_ROWS:
+        with nogil:
+            bad = run_ravel(&job, n, count)
+    else:
+        bad = run_ravel(&job, n, count)
+    if bad >= 0:
+        return None  # the general path raises for the bad row
+    if job.out == &offset:
+        return PyArray_Scalar(&offset, _INTP, None)
+    return result
+
+
+cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
+    """The result of unravel_index's common calls, or None."""
+    cdef Py_ssize_t rank = plan.rank, k, bad
+    cdef int count
+    cdef int64_t value
+    cdef int64_t position[MAX_RANK]
+    cdef cnp.npy_intp dims[2]
+    cdef cnp.ndarray linear, rows
+    cdef xs_job job
+    if rank == 0 or rank > MAX_RANK:
+        return None
+    if cnp.PyArray_CheckExact(indices):
+        linear = <cnp.ndarray> indices
+        if (cnp.PyArray_NDIM(linear) != 1 or not cnp.PyArray_ISINTEGER(linear)
+                or not cnp.PyArray_ISNOTSWAPPED(linear) or not cnp.PyArray_ISALIGNED(linear)
+                or cnp.PyArray_DIM(linear, 0) == 0):
+            return None
+        dims[0] = rank
+        dims[1] = cnp.PyArray_DIM(linear, 0)
+        rows = _new_result(2, dims)
+        memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+        job.plan = &plan.c
+        job.linear = <const char*> cnp.PyArray_DATA(linear)
+        job.linear_step = cnp.PyArray_STRIDE(linear, 0)
+        job.linear_dtype = dtype_code(linear)
+        # The kernel fills (N, rank) rows: here the transpose of (rank, N).
+        job.rows_out = <char*> cnp.PyArray_DATA(rows)
+        job.out_step0 = sizeof(int64_t)
+        job.out_step1 = dims[1] * sizeof(int64_t)
+        count = resolve_threads(threads)
+        if dims[1] >= NOGIL_ROWS:
+            with nogil:
+                bad = run_unravel(&job, dims[1], count)
+        else:
+            bad = run_unravel(&job, dims[1], count)
+        return None if bad >= 0 else _row_views(rows)
+    if not _as_int64(indices, &value):
+        return None
+    if xs_unravel_value(&plan.c, <uint64_t> value, <char*> position, sizeof(int64_t)):
+        return None
+    result = PyTuple_New(rank)
+    for k in range(rank):
+        item = PyArray_Scalar(&position[k], _INTP, None)
+        Py_INCREF(item)  # PyTuple_SET_ITEM steals a reference
+        PyTuple_SET_ITEM(result, k, item)
+    return result
+
+
+cdef tuple _row_views(cnp.ndarray rows):
+    """The rows of a C-contiguous 2-D array, as views (what ``tuple(rows)``
+    gives, built directly: iterating an array costs about 1,000
+    instructions a row)."""
+    cdef Py_ssize_t k
+    cdef cnp.npy_intp n = cnp.PyArray_DIM(rows, 1)
+    cdef char* data = <char*> cnp.PyArray_DATA(rows)
+    result = PyTuple_New(cnp.PyArray_DIM(rows, 0))
+    for k in range(cnp.PyArray_DIM(rows, 0)):
+        row = cnp.PyArray_SimpleNewFromData(1, &n, cnp.NPY_INTP, data + k * n * sizeof(int64_t))
+        cnp.set_array_base(row, rows)
+        Py_INCREF(row)  # PyTuple_SET_ITEM steals a reference
+        PyTuple_SET_ITEM(result, k, row)
+    return result
+
+
+def try_ravel_multi_index(multi_index, dims, mode="raise", order="C", *, padded_dims=None,
+                          threads=None):
+    """ravel_multi_index's fast path alone: its result, or None where the
+    call hands over to the general path (a form it does not take, or an
+    error). For tests and benchmarks."""
+    return _ravel_fast(_layout(dims, order, padded_dims).plan, multi_index, mode, threads)
+
+
+def try_unravel_index(indices, shape, order="C", *, padded_dims=None, threads=None):
+    """unravel_index's fast path alone, as try_ravel_multi_index."""
+    return _unravel_fast(_layout(shape, order, padded_dims).plan, indices, threads)
+
+
+# -- the drop-ins ---------------------------------------------------------------------
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
+                      padded_dims=None, threads=None):
+    """Like :func:`numpy.ravel_multi_index`, under any layout.
+
+    Parameters
+    ----------
+    multi_index : tuple of array_like of int
+        One integer array per dimension, broadcast together; or an
+        (rank, N) integer array.
+    dims : int or sequence of int
+        The size of each dimension.
+    mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
+        What an index outside its dimension does, once or per dimension.
+    order : {'C', 'F'} or sequence of int, optional
+        NumPy's orders, or any ``minor_to_major`` tuple (most minor
+        dimension first).
+    out : ndarray of int64, optional
+        Receives the result; the broadcast shape of ``multi_index``.
+    padded_dims : sequence of int, optional
+        Each dimension's padded width in memory.
+    threads : int, optional
+        Threads to use (default :func:`xlashape.get_num_threads`).
+
+    Returns
+    -------
+    ndarray of intp or intp
+        The linear indices, shaped like the broadcast ``multi_index``; a
+        scalar for scalar input; ``out`` if it was given.
+
+    Raises
+    ------
+    ValueError
+        For an index out of bounds (:class:`xlashape.IndexOutOfBoundsError`,
+        which is also an IndexError, naming the row, dimension and value),
+        a bad mode or order, or dims whose size overflows.
+    TypeError
+        For indices that are not integers.
+
+    See Also
+    --------
+    numpy.ravel_multi_index, xlashape.ravel
+
+    Examples
+    --------
+    >>> rows, cols = np.array([0, 1, 1]), np.array([2, 0, 2])
+    >>> xs.ravel_multi_index((rows, cols), (2, 3))
+    array([2, 3, 5])
+    >>> xs.ravel_multi_index((rows, cols), (2, 3), order=(0, 1))   # same as 'F'
+    array([4, 1, 5])
+    >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
+    np.int64(6)
+    """
+    cdef _Layout layout = _layout(dims, order, padded_dims)
+    if out is None:
+        result = _ravel_fast(layout.plan, multi_index, mode, threads)
+        if result is not None:
+            return result
+    return _general().ravel_shaped(layout.shape, multi_index, mode, out, threads)
+
+
+def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, threads=None):
+    """Like :func:`numpy.unravel_index`, under any layout.
+
+    Parameters
+    ----------
+    indices : int or array_like of int
+        Linear indices into the (padded) buffer.
+    shape : int or sequence of int
+        The size of each dimension.
+    order : {'C', 'F'} or sequence of int, optional
+        NumPy's orders, or any ``minor_to_major`` tuple.
+    out : ndarray of int64, optional
+        Of shape ``(rank,) + indices.shape``; receives the result, and the
+        returned tuple holds its rows.
+    padded_dims : sequence of int, optional
+        Each dimension's padded width; an index on padding is an error.
+    threads : int, optional
+        Threads to use (default :func:`xlashape.get_num_threads`).
+
+    Returns
+    -------
+    tuple of ndarray of intp, or tuple of intp
+        One array per dimension, shaped like ``indices`` (scalars for a
+        scalar).
+
+    Raises
+    ------
+    ValueError
+        For an index outside the buffer or on padding
+        (:class:`xlashape.IndexOutOfBoundsError`, naming the row).
+    TypeError
+        For indices that are not integers.
+
+    See Also
+    --------
+    numpy.unravel_index, xlashape.unravel
+
+    Examples
+    --------
+    >>> xs.unravel_index(np.array([2, 3, 5]), (2, 3))
+    (array([0, 1, 1]), array([2, 0, 2]))
+    >>> xs.unravel_index(6, (2, 3), padded_dims=(2, 4))
+    (np.int64(1), np.int64(2))
+    >>> xs.unravel_index(3, (2, 3), padded_dims=(2, 4))
+    Traceback (most recent call last):
+      ...
+    xlashape.errors.IndexOutOfBoundsError: ...padding...
+    """
+    cdef _Layout layout = _layout(shape, order, padded_dims)
+    if out is None:
+        result = _unravel_fast(layout.plan, indices, threads)
+        if result is not None:
+            return result
+    return _general().unravel_shaped(layout.shape, indices, out, threads)
