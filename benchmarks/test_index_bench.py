@@ -18,7 +18,14 @@ import numpy as np
 import pytest
 
 import xlashape as xs
-from xlashape.bench import LAYOUTS, Case, make_case_data, numpy_equivalents, xlashape_call
+from xlashape.bench import (
+    LAYOUTS,
+    Case,
+    drop_in_calls,
+    make_case_data,
+    numpy_equivalents,
+    xlashape_call,
+)
 
 GRID = bool(os.environ.get("XLASHAPE_BENCH"))
 if GRID:
@@ -28,6 +35,9 @@ if GRID:
         int(t) for t in os.environ.get("XLASHAPE_BENCH_THREADS", "").split(",") if t.strip())})
 else:  # the agreement check of the default run
     SIZES, RANKS, THREADS = (10**3,), (4,), [1, 2]
+# The drop-ins as users call them; 1 is one multi-index of ints, or one int.
+DROP_IN_SIZES = (1, 10, 10**3) + ((10**5,) if GRID else ()) + (
+    (10**7,) if os.environ.get("XLASHAPE_BENCH_FULL") else ())
 DTYPES = ("int32", "int64")
 # (implementation, threads): only xlashape has a thread count.
 IMPLS = sorted({*(("xlashape", t) for t in THREADS), ("numpy", 1), ("numpy a.T", 1), ("numba", 1)})
@@ -104,3 +114,18 @@ def test_scalar(benchmark, impl, op):
     benchmark.extra_info.update(impl=impl, elements=1)
     result = benchmark(calls[impl, op])
     assert result == (offset if op == "ravel" else index)
+
+
+@pytest.mark.parametrize("n", DROP_IN_SIZES, ids=lambda n: f"N{n:.0e}")
+@pytest.mark.parametrize("impl", ("xlashape", "numpy"))
+@pytest.mark.parametrize("op", ("ravel_multi_index", "unravel_index"))
+def test_drop_in(benchmark, impl, op, n):
+    ours, theirs = drop_in_calls(op, n)
+    benchmark.group = f"drop-in {op} N={n:.0e} rank=4"
+    benchmark.extra_info.update(impl=impl, elements=n)
+    result = benchmark(ours if impl == "xlashape" else theirs)
+    expected = theirs()
+    assert type(result) is type(expected)
+    for got, want in zip(*(r if isinstance(r, tuple) else (r,) for r in (result, expected))):
+        assert type(got) is type(want)
+        np.testing.assert_array_equal(got, want)

@@ -502,6 +502,12 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
         assert float(cells[4]) == pytest.approx(case["n"] / case["xlashape_s"] / 1e6, abs=0.5)
         assert float(cells[6].strip(" x")) == pytest.approx(case["speedup"], abs=0.05)
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
+    # The drop-ins against NumPy's functions, one multi-index and 10^3.
+    assert [(d["op"], d["n"]) for d in record["drop_ins"]] == [
+        (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
+    ]
+    assert "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |" in result.stdout.splitlines()
+    assert sum(line.startswith("| xs.") for line in result.stdout.splitlines()) == 4
 
 
 def test_bench_plot_draws_a_png(cli, tmp_path):

@@ -26,21 +26,25 @@ import statistics
 import sys
 import time
 import timeit
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
+from ._drop_ins import ravel_multi_index, unravel_index
 from .bench_peers import numba_call, numba_version
 from .bench_plot import plot
 
-__all__ = ["Case", "add_arguments", "make_case_data", "numpy_equivalents", "plot", "run"]
+__all__ = ["Case", "add_arguments", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot", "run"]
 
 LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
 # The default set: a few minutes on a 2-core machine.
 DEFAULT_SIZES = (10**3, 10**4, 10**5, 10**7)
 QUICK_SIZES = (10**3, 10**5)
+# The drop-ins' sizes; 1 is one multi-index of ints (ravel) or one int (unravel).
+DROP_IN_SIZES = (1, 10, 10**3, 10**5, 10**7)
+QUICK_DROP_IN_SIZES = (1, 10**3)
 
 
 def make_layout(name: str, rank: int) -> Layout:
@@ -231,6 +235,43 @@ def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     return records
 
 
+def drop_in_data(n: int, seed: int = 0) -> tuple[tuple[int, ...], Any, Any]:
+    """Rank-4 dims, ``n`` random multi-indices as NumPy's tuple of columns
+    and their linear indices; for N = 1, one multi-index of Python ints and
+    one Python int."""
+    dims = case_dimensions(4)
+    rng = np.random.default_rng(seed)
+    columns: Any = tuple(rng.integers(0, d, n) for d in dims)
+    if n == 1:
+        columns = tuple(int(c[0]) for c in columns)
+    offsets: Any = np.ravel_multi_index(columns, dims)
+    return dims, columns, int(offsets) if n == 1 else offsets
+
+
+def drop_in_calls(op: str, n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    """xlashape's drop-in ``op`` ('ravel_multi_index' or 'unravel_index') and
+    NumPy's function of that name, each on the same :func:`drop_in_data`."""
+    dims, columns, offsets = drop_in_data(n)
+    argument = columns if op == "ravel_multi_index" else offsets
+    ours = ravel_multi_index if op == "ravel_multi_index" else unravel_index
+    theirs = getattr(np, op)
+    return (lambda: ours(argument, dims)), (lambda: theirs(argument, dims))
+
+
+def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int) -> list[dict[str, Any]]:
+    """Seconds per call of the NumPy drop-ins against NumPy's own functions,
+    as a user calls them (no ``out=``, default threads), rank 4 row-major,
+    interleaved round by round (see :func:`drop_in_calls`)."""
+    records = []
+    for n in sizes:
+        for op in ("ravel_multi_index", "unravel_index"):
+            ours, theirs = drop_in_calls(op, n)
+            times = interleaved_times({"xlashape": ours, "numpy": theirs}, min_time, min_rounds)
+            x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
+            records.append({"op": op, "n": n, "xlashape_s": x, "numpy_s": y, "speedup": y / x})
+    return records
+
+
 def _quartiles(values: list[float]) -> tuple[float, float]:
     if len(values) < 2:
         return values[0], values[0]
@@ -318,7 +359,8 @@ HEADER = (
 )
 
 
-def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -> str:
+def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
+                 drop_ins: Sequence[dict[str, Any]] = ()) -> str:
     lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
     for r in records:
         low, high = r["copy_fraction_spread"]
@@ -336,6 +378,12 @@ def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]]) -
     lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
     for s in scalars:
         lines.append(f"| {s['op']} | {s['xlashape_ns']:.0f} | {s['numpy_ns']:.0f} | {s['speedup']:.1f}x |")
+    if drop_ins:
+        lines += ["", "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |", "|---|---:|---:|---:|---:|"]
+    for d in drop_ins:
+        n = "1 (one index)" if d["n"] == 1 else f"{d['n']:.0e}"
+        lines.append(f"| xs.{d['op']} | {n} | {d['xlashape_s'] * 1e6:.2f} | {d['numpy_s'] * 1e6:.2f} "
+                     f"| {d['speedup']:.1f}x |")
     return "\n".join(lines)
 
 
@@ -422,11 +470,14 @@ def run(args: argparse.Namespace) -> int:
         cpu.set_cpu_level(previous)
     print("[scalar] one index at a time", file=sys.stderr)
     scalars = scalar_times(number=2000 if quick else 20000)
-    print(format_table(records, scalars))
+    print("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's", file=sys.stderr)
+    drop_ins = drop_in_times(QUICK_DROP_IN_SIZES if quick else DROP_IN_SIZES, min_time, min_repeats)
+    print(format_table(records, scalars, drop_ins))
     print("\n" + caption(info))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": info, "cases": records, "scalar": scalars}, f, indent=2)
+            json.dump({"machine": info, "cases": records, "scalar": scalars, "drop_ins": drop_ins}, f,
+                      indent=2)
     if args.plot:
         plot(records, args.plot, caption(info))
     return 0
