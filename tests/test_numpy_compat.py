@@ -9,7 +9,7 @@ from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
 
 import xlashape as xs
-from xlashape import _drop_ins, numpy_compat
+from xlashape import _drop_ins, cpu, numpy_compat
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
@@ -734,3 +734,27 @@ def test_the_layout_cache_keys_on_the_order():
     for order, expected in (("C", 5), ("F", 4), ((1, 0), 5), ((0, 1), 4), (None, 5), ("f", 4)):
         assert xs.ravel_multi_index((1, 1), (3, 4), order=order) == expected
         assert xs.unravel_index(expected, (3, 4), order=order) == (1, 1)
+
+
+@pytest.mark.parametrize("level", cpu.cpu_features()["supported"])
+@pytest.mark.parametrize("n", [1, 7, 33, 2500])  # around vector widths and the 2048-row block
+def test_column_kernels_of_every_level_and_dtype(level, n):
+    rng = np.random.default_rng(n)
+    dims = (7, 100, 5, 11)
+    previous = cpu.set_cpu_level(level)
+    try:
+        for dtype in DTYPES:
+            columns = [rng.integers(0, d, n).astype(dtype) for d in dims]
+            strided = [np.repeat(c, 2)[::2] for c in columns]
+            for form in (columns, strided):
+                assert_same(lambda f=form: xs.ravel_multi_index(f, dims),
+                            lambda f=form: np.ravel_multi_index(f, dims))
+            for bad in (7, -1, np.iinfo(dtype).max):  # one index out of range, at the last row
+                if np.iinfo(dtype).min <= bad:
+                    broken = [c.copy() for c in columns]
+                    broken[0][-1] = bad
+                    assert_same(lambda b=broken: xs.ravel_multi_index(b, dims),
+                                lambda b=broken: np.ravel_multi_index(b, dims))
+                    assert _drop_ins.try_ravel_multi_index(broken, dims) is None
+    finally:
+        cpu.set_cpu_level(previous)

@@ -17,6 +17,7 @@
 
 #define XS_LEVEL avx512
 #include "kernels_wide.h"
+#include "kernels_columns.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -55,3 +55,8 @@
 #define XS_UNRAVEL 1
 #define XS_TN u64
 #include "kernels_impl.h"
+#undef XS_T
+#undef XS_TN
+#undef XS_UNRAVEL
+
+#include "kernels_columns.h"

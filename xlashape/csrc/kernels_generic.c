@@ -43,49 +43,24 @@ static inline uint64_t column_value(const xs_job *job, int j, ptrdiff_t i) {
     return mode == XS_RAISE ? v : resolve(v, is_signed(dtype), job->plan->extent[j], mode);
 }
 
-/* Add one column's share of rows [start, stop) into out, typed. */
-#define XS_COLUMN(T, TN)                                                                \
-    static uint64_t add_column_##TN(const char *column, ptrdiff_t step, int64_t *restrict out, \
-                                    ptrdiff_t start, ptrdiff_t stop, uint64_t extent,  \
-                                    uint64_t stride, int first) {                      \
-        uint64_t bad = 0;                                                               \
-        if (step == (ptrdiff_t)sizeof(T)) {                                             \
-            const T *restrict c = (const T *)column;                                   \
-            for (ptrdiff_t i = start; i < stop; i++) {                                  \
-                uint64_t v = (uint64_t)c[i];                                            \
-                bad |= v >= extent;                                                     \
-                out[i] = (int64_t)((first ? 0 : (uint64_t)out[i]) + v * stride);        \
-            }                                                                           \
-        } else {                                                                        \
-            for (ptrdiff_t i = start; i < stop; i++) {                                  \
-                uint64_t v = (uint64_t)*(const T *)(column + i * step);                 \
-                bad |= v >= extent;                                                     \
-                out[i] = (int64_t)((first ? 0 : (uint64_t)out[i]) + v * stride);        \
-            }                                                                           \
-        }                                                                               \
-        return bad;                                                                     \
+/* The active level's column adders (kernels_columns.h). */
+static const xs_add_column_fn *column_adders(void) {
+#if XS_X86_DISPATCH
+    switch (xs_level()) {
+    case XS_AVX512: return xs_add_column_avx512_table;
+    case XS_AVX2: return xs_add_column_avx2_table;
+    default: break;
     }
-XS_COLUMN(int8_t, i8)
-XS_COLUMN(int16_t, i16)
-XS_COLUMN(int32_t, i32)
-XS_COLUMN(int64_t, i64)
-XS_COLUMN(uint8_t, u8)
-XS_COLUMN(uint16_t, u16)
-XS_COLUMN(uint32_t, u32)
-XS_COLUMN(uint64_t, u64)
-
-typedef uint64_t (*add_column_fn)(const char *, ptrdiff_t, int64_t *, ptrdiff_t, ptrdiff_t,
-                                  uint64_t, uint64_t, int);
-static const add_column_fn add_column[XS_NDTYPES] = {
-    add_column_i8, add_column_i16, add_column_i32, add_column_i64,
-    add_column_u8, add_column_u16, add_column_u32, add_column_u64,
-};
+#endif
+    return xs_add_column_baseline_table;
+}
 
 /* Rows per block: the block of out being summed stays in L1. */
 #define XS_COLUMN_BLOCK 2048
 
 uint64_t xs_ravel_columns(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
     const xs_plan *p = job->plan;
+    const xs_add_column_fn *add_column = column_adders();
     uint64_t bad = 0;
     for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
         ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
