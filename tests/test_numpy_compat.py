@@ -486,17 +486,18 @@ def index_values(draw, dtype, n, high):
 
 @st.composite
 def fast_ravel_calls(draw):
-    """Calls of the form the fast path takes: ``rank`` 1-D integer arrays of
-    one length (any dtype, C or strided or read-only) in a tuple or list,
+    """Calls of the form the fast path takes: ``rank`` integer arrays of one
+    shape (any dtype; 1-D C, strided or read-only, or N-D C) in a tuple or list,
     or ``rank`` ints or NumPy integers; a mode and an order as strings."""
     spelled, dims, order = draw(dims_and_order())
     high = max(dims)
     if draw(st.booleans()):
         n, dtype = draw(st.integers(1, 30)), draw(st.sampled_from(DTYPES))
+        shape = draw(st.sampled_from([(n,), (n, 2), (2, 1, n)]))
         columns = []
         for _ in dims:
-            column = draw(index_values(dtype, n, high))
-            form = draw(st.sampled_from(["C", "strided", "readonly"]))
+            column = draw(index_values(dtype, int(np.prod(shape)), high)).reshape(shape)
+            form = draw(st.sampled_from(["C", "strided", "readonly"] if len(shape) == 1 else ["C", "readonly"]))
             if form == "strided":
                 wide = np.zeros(2 * n, dtype=dtype)
                 wide[::2] = column
@@ -531,15 +532,18 @@ def test_ravel_fast_path_general_path_and_numpy_agree(call):
 
 @st.composite
 def fast_unravel_calls(draw):
-    """Calls of the form the fast path takes: a 1-D integer array (any
-    dtype, C or strided), or one int or NumPy integer; an order string."""
+    """Calls of the form the fast path takes: an integer array (any dtype;
+    1-D C or strided, or N-D C), or one int or NumPy integer; an order."""
     spelled, dims, order = draw(dims_and_order())
     size = int(np.prod(dims))
     if draw(st.booleans()):
-        dtype = draw(st.sampled_from(DTYPES))
-        indices = draw(index_values(dtype, draw(st.integers(1, 30)), size))
-        if draw(st.booleans()):
+        dtype, n = draw(st.sampled_from(DTYPES)), draw(st.integers(1, 30))
+        indices = draw(index_values(dtype, n, size))
+        form = draw(st.sampled_from(["C", "strided", "2-D", "3-D"]))
+        if form == "strided":
             indices = np.repeat(indices, 2)[::2]
+        elif form != "C":
+            indices = indices.reshape((n, 1) if form == "2-D" else (1, n, 1))
     else:
         scalar = draw(st.sampled_from([int, np.int32, np.uint64]))
         indices = scalar(draw(index_values(np.dtype(scalar if scalar is not int else np.int64), 1, size))[0])
@@ -602,7 +606,8 @@ COLUMN = np.array([1, 2])
 # compared with NumPy through the public function.
 RAVEL_HANDOVERS = [
     ((COLUMN, np.array([0, 1, 2])), (3, 3), "raise"),  # lengths differ: broadcast or error
-    ((np.array([[1, 2]]), np.array([0, 1])), (3, 3), "raise"),  # 2-D column
+    ((np.array([[1, 2]]), np.array([0, 1])), (3, 3), "raise"),  # shapes differ: broadcast
+    ((np.ones((2, 2), int), np.ones((2, 2), int).T), (3, 3), "raise"),  # 2-D, not C-contiguous
     ((np.array(1), np.array(2)), (3, 3), "raise"),  # 0-d columns
     ((COLUMN, COLUMN.astype(">i8")), (3, 3), "raise"),  # byte-swapped
     ((COLUMN, np.array([True, False])), (3, 3), "raise"),  # bool
@@ -648,7 +653,8 @@ def test_ravel_fast_path_hands_over(multi_index, dims, mode):
 
 
 UNRAVEL_HANDOVERS = [
-    (np.array([[1, 2]]), (3, 3)),  # 2-D
+    (np.arange(6).reshape(2, 3)[:, ::2], (3, 3)),  # 2-D, not C-contiguous
+    (np.asfortranarray(np.arange(6).reshape(2, 3)), (3, 3)),
     (np.array(4), (3, 3)),  # 0-d
     ([1, 2], (3, 3)),  # a list
     (np.array([], dtype=np.intp), (3, 3)),  # empty

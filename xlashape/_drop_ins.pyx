@@ -5,11 +5,12 @@ A call first finds the layout of its (dims, order, padded_dims), cached by
 value for tuples of ints (and by identity for the tuple passed last). Then
 the common calls go straight from here to the C driver (csrc/dispatch.h):
 
-- ravel: ``multi_index`` a tuple or list of ``rank`` 1-D integer arrays
-  (native byte order) of one length, or of ``rank`` integers (``int`` or
-  NumPy integer scalars that int64 holds); ``mode`` 'raise', 'wrap' or
-  'clip' as a ``str``;
-- unravel: ``indices`` a 1-D integer array, or one integer;
+- ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
+  (native byte order; 1-D, or C-contiguous) of one shape, or of ``rank``
+  integers (``int`` or NumPy integer scalars that int64 holds); ``mode``
+  'raise', 'wrap' or 'clip' as a ``str``;
+- unravel: ``indices`` an integer array (1-D, or C-contiguous), or one
+  integer;
 
 both without ``out=``. Everything else, and every call the driver flags
 (an index out of bounds), hands over to the general path in
@@ -176,6 +177,30 @@ cdef const uint8_t* _mode_codes(LayoutPlan plan, object mode, bint* ok) noexcept
     return codes
 
 
+cdef bint _index_array(object value, const char** data, Py_ssize_t* step,
+                       int* dtype) noexcept:
+    """Whether ``value`` is an index array the kernels read as one flat
+    column: an ndarray (exactly) of integers in native byte order, aligned,
+    1-D (any stride) or C-contiguous with at least one dimension; and if so,
+    its data, the step between items (bytes) and its xs_dtype."""
+    if not cnp.PyArray_CheckExact(value):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray> value
+    cdef int ndim = cnp.PyArray_NDIM(a)
+    if (ndim == 0 or ndim >= MAX_RANK or not cnp.PyArray_ISINTEGER(a)
+            or not cnp.PyArray_ISNOTSWAPPED(a) or not cnp.PyArray_ISALIGNED(a)):
+        return False
+    if ndim == 1:
+        step[0] = cnp.PyArray_STRIDE(a, 0)
+    elif cnp.PyArray_IS_C_CONTIGUOUS(a):
+        step[0] = cnp.PyArray_ITEMSIZE(a)
+    else:
+        return False
+    data[0] = <const char*> cnp.PyArray_DATA(a)
+    dtype[0] = dtype_code(a)
+    return True
+
+
 cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object threads):
     """The result of ravel_multi_index's common calls, or None."""
     cdef Py_ssize_t rank = plan.rank, j, bad
@@ -199,25 +224,20 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     if not ok:
         return None
     first = (<tuple> multi_index)[0]
-    if cnp.PyArray_CheckExact(first):  # rank 1-D arrays of one length
+    if cnp.PyArray_CheckExact(first):  # rank index arrays of one shape
+        a = <cnp.ndarray> first
         for j in range(rank):
             item = (<tuple> multi_index)[j]
-            if not cnp.PyArray_CheckExact(item):
+            if not _index_array(item, &column[j], &step[j], &dtype[j]):
                 return None
-            a = <cnp.ndarray> item
-            if (cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISINTEGER(a)
-                    or not cnp.PyArray_ISNOTSWAPPED(a) or not cnp.PyArray_ISALIGNED(a)):
-                return None
-            if j == 0:
-                n = cnp.PyArray_DIM(a, 0)
-            elif cnp.PyArray_DIM(a, 0) != n:
+            if (cnp.PyArray_NDIM(<cnp.ndarray> item) != cnp.PyArray_NDIM(a)
+                    or not cnp.PyArray_CompareLists(cnp.PyArray_DIMS(<cnp.ndarray> item),
+                                                    cnp.PyArray_DIMS(a), cnp.PyArray_NDIM(a))):
                 return None  # broadcast by the general path
-            column[j] = <const char*> cnp.PyArray_DATA(a)
-            step[j] = cnp.PyArray_STRIDE(a, 0)
-            dtype[j] = dtype_code(a)
+        n = cnp.PyArray_SIZE(a)
         if n == 0:
             return None
-        result = _new_result(1, &n)
+        result = _new_result(cnp.PyArray_NDIM(a), cnp.PyArray_DIMS(a))
         job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
     else:  # rank integers: one multi-index
         for j in range(rank):
@@ -251,35 +271,41 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
     cdef int count
     cdef int64_t value
     cdef int64_t position[MAX_RANK]
-    cdef cnp.npy_intp dims[2]
-    cdef cnp.ndarray linear, rows
+    cdef cnp.npy_intp dims[MAX_RANK + 1]
+    cdef cnp.npy_intp n
+    cdef cnp.ndarray rows
+    cdef const char* data
+    cdef Py_ssize_t step
+    cdef int dtype, ndim
     cdef xs_job job
     if rank == 0 or rank > MAX_RANK:
         return None
     if cnp.PyArray_CheckExact(indices):
-        linear = <cnp.ndarray> indices
-        if (cnp.PyArray_NDIM(linear) != 1 or not cnp.PyArray_ISINTEGER(linear)
-                or not cnp.PyArray_ISNOTSWAPPED(linear) or not cnp.PyArray_ISALIGNED(linear)
-                or cnp.PyArray_DIM(linear, 0) == 0):
+        if not _index_array(indices, &data, &step, &dtype):
+            return None
+        n = cnp.PyArray_SIZE(<cnp.ndarray> indices)
+        ndim = cnp.PyArray_NDIM(<cnp.ndarray> indices)
+        if n == 0:
             return None
         dims[0] = rank
-        dims[1] = cnp.PyArray_DIM(linear, 0)
-        rows = _new_result(2, dims)
+        for k in range(ndim):
+            dims[k + 1] = cnp.PyArray_DIM(<cnp.ndarray> indices, k)
+        rows = _new_result(ndim + 1, dims)
         memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
         job.plan = &plan.c
-        job.linear = <const char*> cnp.PyArray_DATA(linear)
-        job.linear_step = cnp.PyArray_STRIDE(linear, 0)
-        job.linear_dtype = dtype_code(linear)
+        job.linear = data
+        job.linear_step = step
+        job.linear_dtype = dtype
         # The kernel fills (N, rank) rows: here the transpose of (rank, N).
         job.rows_out = <char*> cnp.PyArray_DATA(rows)
         job.out_step0 = sizeof(int64_t)
-        job.out_step1 = dims[1] * sizeof(int64_t)
+        job.out_step1 = n * sizeof(int64_t)
         count = resolve_threads(threads)
-        if dims[1] >= NOGIL_ROWS:
+        if n >= NOGIL_ROWS:
             with nogil:
-                bad = run_unravel(&job, dims[1], count)
+                bad = run_unravel(&job, n, count)
         else:
-            bad = run_unravel(&job, dims[1], count)
+            bad = run_unravel(&job, n, count)
         return None if bad >= 0 else _row_views(rows)
     if not _as_int64(indices, &value):
         return None
@@ -294,15 +320,18 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
 
 
 cdef tuple _row_views(cnp.ndarray rows):
-    """The rows of a C-contiguous 2-D array, as views (what ``tuple(rows)``
-    gives, built directly: iterating an array costs about 1,000
-    instructions a row)."""
+    """``tuple(rows)`` for a C-contiguous array of at least 2 dimensions,
+    built directly (iterating an array costs about 1,000 instructions a
+    row): views, each C-contiguous."""
     cdef Py_ssize_t k
-    cdef cnp.npy_intp n = cnp.PyArray_DIM(rows, 1)
+    cdef int nd = cnp.PyArray_NDIM(rows) - 1
+    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(rows) + 1
+    cdef Py_ssize_t size = cnp.PyArray_SIZE(rows) // cnp.PyArray_DIM(rows, 0)
     cdef char* data = <char*> cnp.PyArray_DATA(rows)
     result = PyTuple_New(cnp.PyArray_DIM(rows, 0))
     for k in range(cnp.PyArray_DIM(rows, 0)):
-        row = cnp.PyArray_SimpleNewFromData(1, &n, cnp.NPY_INTP, data + k * n * sizeof(int64_t))
+        row = cnp.PyArray_SimpleNewFromData(nd, shape, cnp.NPY_INTP,
+                                            data + k * size * sizeof(int64_t))
         cnp.set_array_base(row, rows)
         Py_INCREF(row)  # PyTuple_SET_ITEM steals a reference
         PyTuple_SET_ITEM(result, k, row)
