@@ -334,6 +334,9 @@ def test_ravel_errors_and_modes():
 # divide an earlier one, dimensions combined by '*') and row by row.
 KERNEL_FORMS = {
     "f32[43,131]{1,0:T(8,128)}": "fast by dimension, 0 extra digits",
+    # (one digit per dimension: unravel as under a padded layout)
+    "f32[3,2,5,43,100]{4,3,2,1,0:T(8,128)}": "fast by dimension, 0 extra digits",
+    "f32[5,43,100]{2,1,0:T(8,128)}": "fast by dimension, 0 extra digits",
     "bf16[37,131]{0,1:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
     "bf16[6000]{0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
     "f32[3,37,131]{2,1,0:T(8,128)(4,2)(2,1)}": "fast by terms",
@@ -401,6 +404,9 @@ def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
         bad_linear = linear.copy()
         bad_linear[150_003] = pad
         bad_linear[260_000] = shape.buffer_size
+        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {pad} at row 150003 .*tile padding"):
+            xs.unravel(bad_linear, shape, threads=threads)
+        bad_linear[150_010] = shape.buffer_size  # after padding, in the same block
         with pytest.raises(IndexOutOfBoundsError, match=f"linear index {pad} at row 150003 .*tile padding"):
             xs.unravel(bad_linear, shape, threads=threads)
         bad_linear[150_003] = -3

@@ -34,6 +34,8 @@ cdef extern from "tiled.h" nogil:
         const int* final_shift
         const uint64_t* slot_stride
         int n_terms
+        int u_terms
+        int u_simple
         const int* dim
         const int* shift
         const uint64_t* mask

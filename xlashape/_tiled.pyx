@@ -144,12 +144,24 @@ cdef class TiledPlan(LayoutPlan):
             self.term_int[m + k] = _log2(axis.divisor)
             self.term_u64[k] = (axis.modulus - 1) if axis.modulus else <uint64_t> -1
             self.term_u64[m + k] = stride
-        for k, (axis, stride) in enumerate(reversed(terms)):  # most minor first
-            self.term_int[2 * m + k] = form.groups[axis.group].dimensions[0]
-            self.term_int[3 * m + k] = _log2(axis.divisor)
-            self.term_int[4 * m + k] = _pow2(axis.extent)
-            self.term_int[5 * m + k] = _log2(axis.extent)
-            self.term_radix[k] = _divisor(axis.extent)
+        digits = []  # (dimension, divisor, extent), most minor first
+        for axis, _ in reversed(terms):
+            d = form.groups[axis.group].dimensions[0]
+            last = digits[len(digits) - 1] if digits else (-1, 0, 0)
+            if last[0] == d and last[1] * last[2] == axis.divisor:
+                digits[len(digits) - 1] = (d, last[1], last[2] * axis.extent)
+            else:
+                digits.append((d, axis.divisor, axis.extent))
+        for k, (d, divisor, extent) in enumerate(digits):
+            self.term_int[2 * m + k] = d
+            self.term_int[3 * m + k] = _log2(divisor)
+            self.term_int[4 * m + k] = _pow2(extent)
+            self.term_int[5 * m + k] = _log2(extent)
+            self.term_radix[k] = _divisor(extent)
+        self.t.u_terms = <int> len(digits)
+        # One digit per dimension, of weight 1: a padded layout's unravel.
+        units = sorted(d for d, divisor, _ in digits if divisor == 1)
+        self.t.u_simple = len(digits) == self.rank and units == list(range(self.rank))
         self.t.n_terms = <int> m
         self.t.dim = self.term_int
         self.t.shift = self.term_int + m

@@ -1,6 +1,7 @@
-/* The tiled chunk functions of tiled.h: the fast kernels (tiled_kernels.h,
- * built for int32 and int64 at every CPU level of dispatch.h and picked by
- * the level in use) where the tiling has a fast form and the batch is
+/* The tiled chunk functions of tiled.h: the block kernels (tiled_kernels.h,
+ * built for int32 and int64 at every CPU level of dispatch.h: baseline
+ * here, the others in tiled_avx2.c and tiled_avx512.c; picked by the level
+ * in use) where the tiling has a fast form and the batch is
  * contiguous, and the general form's row steps otherwise (any dtype and
  * strides, 'wrap' and 'clip' modes, any tiling). */
 #include "tiled.h"
@@ -8,69 +9,13 @@
 #include "dispatch.h"
 #include "kernels_common.h"
 
-#define XS_TILED_BLOCK 256  /* rows per block: a block's columns stay in L1 */
-#define XS_TILED_SLOT_BLOCK 128  /* rows per block of the general form: 32 KiB of slots */
-
-/* v // w for v < 2**52 and w >= 1, with v % w in *rem: a division in
- * doubles, exact below 2**52 and corrected by one either way, in the
- * untiled unravel kernel's form (integer selects and the u52 conversions of
- * kernels_common.h), so that it vectorises at every level. */
-static inline uint64_t xs_tiled_div52(uint64_t v, uint64_t w, double inverse, uint64_t *rem) {
-    int64_t q = (int64_t)xs_double_to_u52(xs_round52(xs_u52_to_double(v) * inverse));
-    int64_t d = (int64_t)v - q * (int64_t)w;
-    int64_t below = d >> 63;  /* -1: q one too big */
-    q += below;
-    d += (int64_t)w & below;
-    int64_t above = -(int64_t)(d >= (int64_t)w);  /* -1: q one too small */
-    q -= above;
-    d -= (int64_t)w & above;
-    *rem = (uint64_t)d;
-    return (uint64_t)q;
-}
-
-typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
-                                       ptrdiff_t);
-typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
-                                         ptrdiff_t, ptrdiff_t, ptrdiff_t);
-typedef struct {
-    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
-    /* by dimension, by the count of extra digits */
-    xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
-    xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
-    xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
-    xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
-} xs_tiled_kernels;
-
 #define XS_LEVEL baseline
 #include "tiled_kernels.h"
 #undef XS_LEVEL
 
 #if XS_X86_DISPATCH
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,bmi,bmi2,popcnt"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt")
-#endif
-#define XS_LEVEL avx2
-#include "tiled_kernels.h"
-#undef XS_LEVEL
-#if defined(__clang__)
-#pragma clang attribute pop
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt"))), apply_to = function)
-#else
-#pragma GCC pop_options
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt")
-#endif
-#define XS_LEVEL avx512
-#include "tiled_kernels.h"
-#undef XS_LEVEL
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+extern const xs_tiled_kernels xs_tiled_kernels_i32_avx2, xs_tiled_kernels_i64_avx2;
+extern const xs_tiled_kernels xs_tiled_kernels_i32_avx512, xs_tiled_kernels_i64_avx512;
 #endif
 
 /* By level, then int32 and int64 (uint64 reads as int64: the same bits). */

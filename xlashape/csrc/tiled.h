@@ -58,7 +58,11 @@ typedef struct xs_tiled {
     const int *shift;
     const uint64_t *mask;
     const uint64_t *stride;
-    /* unravel axes, most minor first */
+    /* unravel digits, most minor first: the terms' axes, where two of one
+     * dimension that lie next to each other (the major one's weight is the
+     * minor one's times its extent) merged into one */
+    int u_terms;
+    int u_simple;                   /* one digit per dimension, of weight 1 */
     const int *u_dim;
     const int *u_weight;            /* log2 of the axis's divisor */
     const int *u_pow2;              /* the extent is a power of two */

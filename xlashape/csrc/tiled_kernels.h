@@ -1,8 +1,10 @@
-/* The fast tiled kernels at one CPU level, for int32 and int64 indices.
+/* The tiled block kernels at one CPU level, for int32 and int64 indices.
  *
- * Included by tiled.c once per level, with XS_LEVEL (the level's name)
- * defined, under that level's target pragma (as kernels_impl.h is for the
- * untiled kernels). Each
+ * Included once by tiled.c (baseline), tiled_avx2.c and tiled_avx512.c,
+ * with XS_LEVEL (the level's name) defined, under that level's target
+ * pragma (as kernels_impl.h is for the untiled kernels); the vector levels
+ * include their kernels_vec_*.h first, and get the vector unravel of the
+ * fast form (XS_VL). Each
  * kernel is written per rank R, so that the compiler unrolls the loops
  * over dimensions and terms and keeps the terms in registers; each returns
  * the first bad row of rows [start, stop), or -1.
@@ -17,6 +19,45 @@
  * doubles otherwise), each digit shifted back into its dimension's index;
  * an index past its dimension lies in tile padding.
  */
+
+/* Once per file: what every level's tiled kernels share. */
+#ifndef XLASHAPE_TILED_KERNELS_SHARED
+#define XLASHAPE_TILED_KERNELS_SHARED
+
+#define XS_TILED_BLOCK 256  /* rows per block: a block's columns stay in L1 */
+#define XS_TILED_SLOT_BLOCK 128  /* rows per block of the general form: 32 KiB of slots */
+
+/* v // w for v < 2**52 and w >= 1, with v % w in *rem: a division in
+ * doubles, exact below 2**52 and corrected by one either way, in the
+ * untiled unravel kernel's form (integer selects and the u52 conversions of
+ * kernels_common.h), so that it vectorises at every level. */
+static inline uint64_t xs_tiled_div52(uint64_t v, uint64_t w, double inverse, uint64_t *rem) {
+    int64_t q = (int64_t)xs_double_to_u52(xs_round52(xs_u52_to_double(v) * inverse));
+    int64_t d = (int64_t)v - q * (int64_t)w;
+    int64_t below = d >> 63;  /* -1: q one too big */
+    q += below;
+    d += (int64_t)w & below;
+    int64_t above = -(int64_t)(d >= (int64_t)w);  /* -1: q one too small */
+    q -= above;
+    d -= (int64_t)w & above;
+    *rem = (uint64_t)d;
+    return (uint64_t)q;
+}
+
+typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
+                                       ptrdiff_t);
+typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
+                                         ptrdiff_t, ptrdiff_t, ptrdiff_t);
+typedef struct {
+    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
+    /* by dimension, by the count of extra digits */
+    xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
+    xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
+    xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
+    xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
+} xs_tiled_kernels;
+
+#endif
 
 #define XS_TCAT4_(a, b, c, d) a##_##b##_##c##_##d
 #define XS_TCAT4(a, b, c, d) XS_TCAT4_(a, b, c, d)
@@ -124,14 +165,14 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel_dims##E, R, TN)(const xs_tiled *t,       
     return -1;                                                                      \
 }
 
-#define XS_TILED_UNRAVEL(R, T, TN)                                                         \
-static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *data,   \
-                                             char *out, ptrdiff_t step0,            \
-                                             ptrdiff_t step1, ptrdiff_t start,      \
-                                             ptrdiff_t stop) {                      \
-    const T *linear = (const T *)data;                                        \
+#define XS_TILED_UNRAVEL(R, T, TN)                                                  \
+static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *data, \
+                                                 char *out, ptrdiff_t step0,        \
+                                                 ptrdiff_t step1, ptrdiff_t start,  \
+                                                 ptrdiff_t stop) {                  \
+    const T *linear = (const T *)data;                                              \
     uint64_t rest[XS_TILED_BLOCK], value[R][XS_TILED_BLOCK];                        \
-    const int m = t->n_terms;                                                       \
+    const int m = t->u_terms;                                                       \
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_BLOCK) {                      \
         ptrdiff_t n = stop - b < XS_TILED_BLOCK ? stop - b : XS_TILED_BLOCK;        \
         uint64_t bad = 0;                                                           \
@@ -139,8 +180,10 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
             rest[r] = (uint64_t)linear[b + r];                                      \
             bad |= rest[r] >= t->size;                                              \
         }                                                                           \
-        if (bad) {                                                                  \
-            for (ptrdiff_t r = 0; r < n; r++) if (rest[r] >= t->size) return b + r; \
+        if (bad) {  /* an earlier row of the block may land on padding */          \
+            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
+            for (ptrdiff_t r = 0; r < n; r++)                                       \
+                if (!xs_tiled_position(t, rest[r], scratch)) return b + r;          \
         }                                                                           \
         for (int j = 0; j < R; j++)                                                 \
             for (ptrdiff_t r = 0; r < n; r++) value[j][r] = 0;                      \
@@ -181,6 +224,103 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
     }                                                                               \
     return -1;                                                                      \
 }
+
+#ifdef XS_VL
+/* The fast form's unravel at a vector level, XS_VL rows at a time in
+ * registers (in the untiled vector kernel's form, kernels_impl.h): each
+ * digit by the division of kernels_common.h with no correction step (the
+ * buffer holds at most XS_FLOOR_DIV_LIMIT elements), added into its
+ * dimension's index times its power-of-two weight, exactly, in doubles
+ * (into every index, times 0 for the others, so the indices stay in
+ * registers).
+ * Rows go straight to a C-contiguous result of a rank the level transposes
+ * and through xs_tiled_write otherwise; a block with a bad row is scanned
+ * again with the row step, and the last rows take the block kernel. */
+#define XS_TILED_VUNRAVEL(R, T, TN)                                                 \
+static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void *data, \
+                                                  char *out, ptrdiff_t step0,       \
+                                                  ptrdiff_t step1, ptrdiff_t start, \
+                                                  ptrdiff_t stop) {                 \
+    const T *linear = (const T *)data;                                              \
+    if (t->size > XS_FLOOR_DIV_LIMIT)                                               \
+        return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
+    const int m = t->u_terms;                                                       \
+    xs_vd rw[XS_TILED_MAX_TERMS], hrw[XS_TILED_MAX_TERMS], w[XS_TILED_MAX_TERMS];   \
+    xs_vd scale[XS_TILED_MAX_TERMS][R], ext[R];  /* 0 but in the digit's dimension */ \
+    int position[R];  /* u_simple: the digit of each dimension; else the identity */ \
+    for (int k = 0; k < m; k++) {                                                   \
+        double extent = (double)t->u_radix[k].divisor;                              \
+        rw[k] = xs_vd_set(1.0 / extent);                                            \
+        hrw[k] = xs_vd_set(0.5 / extent);                                           \
+        w[k] = xs_vd_set(extent);                                                   \
+        for (int j = 0; j < R; j++)                                                 \
+            scale[k][j] = xs_vd_set(j == t->u_dim[k] ? -(double)((uint64_t)1 << t->u_weight[k]) : 0.0); \
+    }                                                                               \
+    const int simple = t->u_simple;                                                 \
+    for (int j = 0; j < R; j++) {                                                   \
+        position[j] = j;                                                            \
+        ext[j] = xs_vd_set((double)t->extent[j]);                                   \
+    }                                                                               \
+    if (simple)                                                                     \
+        for (int k = 0; k < R; k++) {                                               \
+            position[t->u_dim[k]] = k;                                              \
+            ext[k] = xs_vd_set((double)t->extent[t->u_dim[k]]);                     \
+        }                                                                           \
+    const int direct = XS_VROWS(R) && step0 == R * (ptrdiff_t)sizeof(int64_t) &&   \
+                       step1 == sizeof(int64_t);                                    \
+    xs_vrows rows;                                                                  \
+    if (direct) xs_vrows_init(&rows, R, position);                                  \
+    int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
+    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
+    for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
+        ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
+        xs_vok ok = xs_vok_all();                                                   \
+        for (ptrdiff_t i = 0; i < nb; i += XS_VL) {                                 \
+            xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
+            xs_vd value[R];                                                         \
+            xs_vi col[R];                                                           \
+            if (simple) {  /* value[k]: digit k, the index of dimension u_dim[k] */ \
+                for (int k = 0; k < R - 1; k++) {                                   \
+                    xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                      \
+                    value[k] = xs_vfnmadd(q, w[k], n);                              \
+                    n = q;                                                          \
+                }                                                                   \
+                value[R - 1] = n;                                                   \
+            } else {                                                                \
+                for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);              \
+                for (int k = 0; k < m - 1; k++) {                                   \
+                    xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                      \
+                    xs_vd r = xs_vfnmadd(q, w[k], n);                               \
+                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, scale[k][j], value[j]); \
+                    n = q;                                                          \
+                }                                                                   \
+                for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, scale[m - 1][j], value[j]); \
+            }                                                                       \
+            for (int j = 0; j < R; j++) {                                           \
+                ok = xs_vok_below(ok, value[j], ext[j]);                            \
+                col[j] = xs_vd_to_vi(value[j]);                                     \
+            }                                                                       \
+            if (direct)                                                             \
+                xs_vstore_rows((int64_t *)out + (b + i) * R, col, R, &rows);        \
+            else                                                                    \
+                for (int j = 0; j < R; j++) xs_vstore(pos[simple ? t->u_dim[j] : j] + i, col[j]); \
+        }                                                                           \
+        if (xs_vok_bad(ok)) {                                                       \
+            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
+            for (ptrdiff_t r = 0; r < nb; r++)                                      \
+                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
+        }                                                                           \
+        if (!direct)                                                                \
+            XS_TLFN(xs_tiled_write)((const uint64_t *)pos[0], XS_TILED_BLOCK, R, out, step0, \
+                                    step1, b, nb);                                  \
+    }                                                                               \
+    return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, vstop, stop); \
+}
+#define XS_TILED_UNRAVEL_ENTRY xs_tiled_vunravel
+#else
+#define XS_TILED_VUNRAVEL(R, T, TN)
+#define XS_TILED_UNRAVEL_ENTRY xs_tiled_unravel
+#endif
 
 /* The general form, a block of rows at a time (any tiling with at most
  * XS_TILED_BLOCK_SLOTS slots and a buffer under 2**52 elements): each
@@ -331,7 +471,7 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,       
 #define XS_TILED_KERNELS(R, T, TN)                                                  \
     XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0)                       \
     XS_TILED_RAVEL_DIMS(R, T, TN, 1) XS_TILED_RAVEL_DIMS(R, T, TN, 2)               \
-    XS_TILED_UNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)
+    XS_TILED_UNRAVEL(R, T, TN) XS_TILED_VUNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)
 #define XS_TILED_RANKS(T, TN)                                                       \
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
@@ -344,11 +484,11 @@ XS_TILED_RANKS(int64_t, i64)
      XS_TFN(name, 4, TN), XS_TFN(name, 5, TN), XS_TFN(name, 6, TN),                \
      XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
 #define XS_TILED_TABLE(TN)                                                          \
-    static const xs_tiled_kernels XS_TCAT4(xs_tiled, kernels, TN, XS_LEVEL) = {     \
+    const xs_tiled_kernels XS_TCAT4(xs_tiled, kernels, TN, XS_LEVEL) = {     \
         XS_TILED_BY_RANK(xs_tiled_ravel, TN),                                       \
         {XS_TILED_BY_RANK(xs_tiled_ravel_dims0, TN), XS_TILED_BY_RANK(xs_tiled_ravel_dims1, TN), \
          XS_TILED_BY_RANK(xs_tiled_ravel_dims2, TN)},                                \
-        XS_TILED_BY_RANK(xs_tiled_unravel, TN),                                     \
+        XS_TILED_BY_RANK(XS_TILED_UNRAVEL_ENTRY, TN),                               \
         XS_TILED_BY_RANK(xs_tiled_ravel_slots, TN), XS_TILED_BY_RANK(xs_tiled_unravel_slots, TN)};
 XS_TILED_TABLE(i32)
 XS_TILED_TABLE(i64)
@@ -361,3 +501,5 @@ XS_TILED_TABLE(i64)
 #undef XS_TILED_SLOTS
 #undef XS_TILED_BY_RANK
 #undef XS_TILED_TABLE
+#undef XS_TILED_VUNRAVEL
+#undef XS_TILED_UNRAVEL_ENTRY
