@@ -488,6 +488,7 @@ def index_values(draw, dtype, n, high):
 def fast_ravel_calls(draw):
     """Calls of the form the fast path takes: ``rank`` integer arrays of one
     shape (any dtype; 1-D C, strided or read-only, or N-D C) in a tuple or list,
+    or stacked as a (rank, N) array (C, or the transpose of a C (N, rank)),
     or ``rank`` ints or NumPy integers; a mode and an order as strings."""
     spelled, dims, order = draw(dims_and_order())
     high = max(dims)
@@ -509,7 +510,15 @@ def fast_ravel_calls(draw):
         scalar = draw(st.sampled_from([int, np.int8, np.int64, np.uint16, np.uint64]))
         columns = [scalar(draw(index_values(np.dtype(scalar if scalar is not int else np.int64), 1, high))[0])
                    for _ in dims]
-    multi_index = tuple(columns) if draw(st.booleans()) else columns
+    container = draw(st.sampled_from(["tuple", "list", "(rank, N)", "a.T"]))
+    if container == "tuple" or isinstance(columns[0], (int, np.integer)) or columns[0].ndim != 1:
+        multi_index = tuple(columns)
+    elif container == "list":
+        multi_index = columns
+    elif container == "(rank, N)":
+        multi_index = np.stack(columns)
+    else:  # the transpose of a C-contiguous (N, rank) array
+        multi_index = np.stack(columns, axis=1).T
     return multi_index, spelled, draw(st.sampled_from(MODES)), order
 
 
@@ -616,7 +625,11 @@ RAVEL_HANDOVERS = [
     ((COLUMN, 1), (3, 3), "raise"),  # an array and an int
     ((np.array([], dtype=np.intp),) * 2, (3, 3), "raise"),  # empty
     ((COLUMN,), (3, 3), "raise"),  # too few columns
-    (np.array([[1, 2], [0, 1]]), (3, 3), "raise"),  # (rank, N) array
+    (np.array([[1, 2], [0, 1]], dtype=">i8"), (3, 3), "raise"),  # (rank, N), byte-swapped
+    (np.array([[1, 2], [0, 1]], dtype=float), (3, 3), "raise"),  # (rank, N), float
+    (np.array([[1, 2], [0, 1], [0, 0]]), (3, 3), "raise"),  # (rank + 1, N)
+    (np.zeros((2, 0), dtype=int), (3, 3), "raise"),  # (rank, 0)
+    (np.zeros((2, 2, 1), dtype=int), (3, 3), "raise"),  # 3-D
     ((COLUMN, COLUMN), (3, 3), ("wrap", "clip")),  # a mode per dimension
     ((COLUMN, COLUMN), (3, 3), b"wrap"),
     ((COLUMN, COLUMN), (3, 3), "CLIP"),

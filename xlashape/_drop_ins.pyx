@@ -7,8 +7,8 @@ the common calls go straight from here to the C driver (csrc/dispatch.h):
 
 - ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
   (native byte order; 1-D, or C-contiguous) of one shape, or of ``rank``
-  integers (``int`` or NumPy integer scalars that int64 holds); ``mode``
-  'raise', 'wrap' or 'clip' as a ``str``;
+  integers (``int`` or NumPy integer scalars that int64 holds), or a
+  (rank, N) integer array; ``mode`` 'raise', 'wrap' or 'clip' as a ``str``;
 - unravel: ``indices`` an integer array (1-D, or C-contiguous), or one
   integer;
 
@@ -203,7 +203,7 @@ cdef bint _index_array(object value, const char** data, Py_ssize_t* step,
 
 cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object threads):
     """The result of ravel_multi_index's common calls, or None."""
-    cdef Py_ssize_t rank = plan.rank, j, bad
+    cdef Py_ssize_t rank = plan.rank, j
     cdef cnp.npy_intp n = 1
     cdef const char* column[MAX_RANK]
     cdef Py_ssize_t step[MAX_RANK]
@@ -214,11 +214,15 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     cdef cnp.ndarray a
     cdef xs_job job
     memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    if rank == 0 or rank > MAX_RANK:
+        return None
+    if cnp.PyArray_CheckExact(multi_index):  # a (rank, N) array
+        return _ravel_rows_fast(plan, <cnp.ndarray> multi_index, mode, threads)
     if type(multi_index) is list:
         multi_index = tuple(multi_index)  # holds the arrays while the kernels run
     elif type(multi_index) is not tuple:
         return None
-    if rank == 0 or rank > MAX_RANK or len(<tuple> multi_index) != rank:
+    if len(<tuple> multi_index) != rank:
         return None
     job.mode = _mode_codes(plan, mode, &ok)
     if not ok:
@@ -247,22 +251,66 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
             step[j] = 0
             dtype[j] = XS_I64
         job.out = &offset
-    job.plan = &plan.c
     job.column = column
     job.column_step = step
     job.column_dtype = dtype
-    job.rows_contiguous = False
-    cdef int count = resolve_threads(threads)
-    if n >= NOGIL_ROWS:
-        with nogil:
-            bad = run_ravel(&job, n, count)
-    else:
-        bad = run_ravel(&job, n, count)
-    if bad >= 0:
-        return None  # the general path raises for the bad row
+    if not _run_ravel(plan, &job, n, threads):
+        return None
     if job.out == &offset:
         return PyArray_Scalar(&offset, _INTP, None)
     return result
+
+
+cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, object threads):
+    """_ravel_fast for a (rank, N) integer array (NumPy reads it as rank
+    rows): each of its rows is a column; the (N, rank) kernel reads the
+    common ``a.T`` of a C-contiguous (N, rank) array."""
+    cdef Py_ssize_t rank = plan.rank, j
+    cdef cnp.npy_intp n
+    cdef const char* column[MAX_RANK]
+    cdef Py_ssize_t step[MAX_RANK]
+    cdef int dtype[MAX_RANK]
+    cdef bint ok
+    cdef xs_job job
+    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    if (cnp.PyArray_NDIM(rows) != 2 or cnp.PyArray_DIM(rows, 0) != rank
+            or not cnp.PyArray_ISINTEGER(rows) or not cnp.PyArray_ISNOTSWAPPED(rows)
+            or not cnp.PyArray_ISALIGNED(rows)):
+        return None
+    n = cnp.PyArray_DIM(rows, 1)
+    job.mode = _mode_codes(plan, mode, &ok)
+    if not ok or n == 0:
+        return None
+    cdef char* data = <char*> cnp.PyArray_DATA(rows)
+    cdef Py_ssize_t across = cnp.PyArray_STRIDE(rows, 0), down = cnp.PyArray_STRIDE(rows, 1)
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(rows)
+    for j in range(rank):
+        column[j] = data + j * across
+        step[j] = down
+        dtype[j] = dtype_code(rows)
+    job.column = column
+    job.column_step = step
+    job.column_dtype = dtype
+    # (one row is contiguous when its entries are; its row stride is unused)
+    job.rows_contiguous = job.mode == NULL and across == item and (
+        n <= 1 or down == item * rank)
+    result = _new_result(1, &n)
+    job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
+    return result if _run_ravel(plan, &job, n, threads) else None
+
+
+cdef bint _run_ravel(LayoutPlan plan, xs_job* job, cnp.npy_intp n, object threads) except -1:
+    """Run a ravel job on ``plan``; False if the driver flags a row (the
+    general path raises for it)."""
+    cdef int count = resolve_threads(threads)
+    cdef Py_ssize_t bad
+    job.plan = &plan.c
+    if n >= NOGIL_ROWS:
+        with nogil:
+            bad = run_ravel(job, n, count)
+    else:
+        bad = run_ravel(job, n, count)
+    return bad < 0
 
 
 cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
