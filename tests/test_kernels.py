@@ -312,7 +312,7 @@ def out_forms(n, rank):
     yield "transposed", np.full((rank, n), -7, np.int64).T
 
 
-@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 8])
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_unravel_paths_match_numpy_and_the_reference(level, rank):
     rng = np.random.default_rng(rank)
     for name, shape in vector_shapes(rank):
@@ -331,9 +331,9 @@ def test_unravel_paths_match_numpy_and_the_reference(level, rank):
             assert tuple(expected[k]) == reference.multi_index_at(shape, int(offsets[k]))
 
 
-@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 6, 7])
 def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank):
-    dims = [3, 5, 2, 7, 3][:rank]
+    dims = [3, 5, 2, 7, 3, 2, 4][:rank]
     for order in every_order(rank)[:6]:
         shape = xs.Shape("f32", dims, xs.Layout(order, [d + 1 for d in dims]))
         good = np.zeros(VECTOR_N, np.int64)  # offset 0 is valid

@@ -14,7 +14,7 @@
 #define XS_VL 8
 /* Ranks whose (N, rank) rows the level writes and reads by in-register
  * transposes. */
-#define XS_VROWS(R) ((R) >= 1 && (R) <= 4)
+#define XS_VROWS(R) ((R) >= 1 && (R) <= 6)  /* 7 and 8: slower than the blocks (measured) */
 /* Ranks whose rows ravel reads a vector of rows at a time. */
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
 
@@ -68,37 +68,38 @@ static inline void xs_vstore(int64_t *p, xs_vi v) { _mm512_storeu_si512((void *)
  * permutation costs nothing per row. For rank 4, two steps: pair[0] and
  * pair[1] interleave positions (0, 1) and (2, 3) row by row (rows 0-3,
  * then 4-7), then idx[m] picks rows 2m, 2m + 1 by dimension from one pair
- * of each. For ranks 2 and 3, idx[j] picks output vector j's lanes from
- * positions 0 and 1, and (rank 3) more[j] those lanes of position 2 that
- * mask[j] marks.
+ * of each. For the other ranks, output vector j takes its lanes of
+ * positions 0 and 1 by idx[j], then those of each further position k
+ * (the lanes mask[j][k] marks) by row[j], the row each lane belongs to.
  */
 typedef struct {
-    __m512i idx[3], more[3], pair[2];
-    __mmask8 mask[3];
+    __m512i idx[XS_MAX_UNROLLED], row[XS_MAX_UNROLLED], pair[2];
+    __mmask8 mask[XS_MAX_UNROLLED][XS_MAX_UNROLLED];
 } xs_vrows;
 
 static inline void xs_vrows_init(xs_vrows *t, int rank, const int *position) {
-    long long idx[3][8], more[3][8], pair[2][8];
-    int mask[3] = {0, 0, 0};
+    long long idx[8], row_of[8], pair[2][8];
     for (int lane = 0; lane < 8; lane++) {
         pair[0][lane] = (lane & 1) * 8 + lane / 2;
         pair[1][lane] = pair[0][lane] + 4;
-        for (int j = 0; j < 3; j++) {
-            int e = 8 * j + lane, row = e / rank, k = position[e % rank];
-            if (rank == 4)  /* j = 0, 1: rows 2j, 2j + 1 of a pair */
-                row = 2 * j + lane / 4;
-            idx[j][lane] = rank == 4 ? (k / 2) * 8 + 2 * (row % 4) + k % 2
-                                     : (k == 1) * 8 + row % 8;
-            more[j][lane] = row % 8;
-            if (k == 2 && rank == 3) mask[j] |= 1 << lane;
-        }
-    }
-    for (int j = 0; j < 3; j++) {
-        t->idx[j] = _mm512_loadu_si512((const void *)idx[j]);
-        t->more[j] = _mm512_loadu_si512((const void *)more[j]);
-        t->mask[j] = (__mmask8)mask[j];
     }
     for (int j = 0; j < 2; j++) t->pair[j] = _mm512_loadu_si512((const void *)pair[j]);
+    for (int j = 0; j < rank; j++) {
+        for (int k = 0; k < rank; k++) t->mask[j][k] = 0;
+        for (int lane = 0; lane < 8; lane++) {
+            int e = 8 * j + lane, row = e / rank, k = position[e % rank];
+            if (rank == 4) {  /* j = 0, 1: rows 2j, 2j + 1 of a pair */
+                row = 2 * j + lane / 4;
+                idx[lane] = (k / 2) * 8 + 2 * (row % 4) + k % 2;
+            } else {
+                idx[lane] = (k == 1) * 8 + row;
+            }
+            row_of[lane] = row;
+            t->mask[j][k] |= (__mmask8)(1 << lane);
+        }
+        t->idx[j] = _mm512_loadu_si512((const void *)idx);
+        t->row[j] = _mm512_loadu_si512((const void *)row_of);
+    }
 }
 
 /* Store 8 rows of ``rank`` positions (``col``, most minor first) as
@@ -107,13 +108,7 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
                                   const xs_vrows *t) {
     if (rank == 1) {
         xs_vstore(out, col[0]);
-    } else if (rank == 2 || rank == 3) {
-        for (int j = 0; j < rank; j++) {
-            __m512i v = _mm512_permutex2var_epi64(col[0], t->idx[j], col[1]);
-            if (rank == 3) v = _mm512_mask_permutexvar_epi64(v, t->mask[j], t->more[j], col[2]);
-            xs_vstore(out + 8 * j, v);
-        }
-    } else {
+    } else if (rank == 4) {
         __m512i a = _mm512_permutex2var_epi64(col[0], t->pair[0], col[1]);
         __m512i b = _mm512_permutex2var_epi64(col[0], t->pair[1], col[1]);
         __m512i c = _mm512_permutex2var_epi64(col[2], t->pair[0], col[3]);
@@ -122,6 +117,13 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
         xs_vstore(out + 8, _mm512_permutex2var_epi64(a, t->idx[1], c));
         xs_vstore(out + 16, _mm512_permutex2var_epi64(b, t->idx[0], d));
         xs_vstore(out + 24, _mm512_permutex2var_epi64(b, t->idx[1], d));
+    } else {
+        for (int j = 0; j < rank; j++) {
+            __m512i v = _mm512_permutex2var_epi64(col[0], t->idx[j], col[1]);
+            for (int k = 2; k < rank; k++)
+                v = _mm512_mask_permutexvar_epi64(v, t->mask[j][k], t->row[j], col[k]);
+            xs_vstore(out + 8 * j, v);
+        }
     }
 }
 
