@@ -401,6 +401,9 @@ def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
         bad[250_000, -1] = -1
         with pytest.raises(IndexOutOfBoundsError, match="at row 200001"):
             xs.ravel(bad, shape, threads=threads)
+        bad[200_001, 0] = 0
+        with pytest.raises(IndexOutOfBoundsError, match="index -1 is out of bounds .* at row 250000"):
+            xs.ravel(bad, shape, threads=threads)
         bad_linear = linear.copy()
         bad_linear[150_003] = pad
         bad_linear[260_000] = shape.buffer_size
@@ -412,6 +415,22 @@ def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
         bad_linear[150_003] = -3
         with pytest.raises(IndexOutOfBoundsError, match=r"linear index -3 is out of bounds.* at row 150003"):
             xs.unravel(bad_linear, shape, threads=threads)
+
+
+def test_int32_indices_into_buffers_past_2_31():
+    # int32 rows take 32-bit arithmetic only where the buffer has at most
+    # 2**31 elements; past that, 64-bit, and a negative index is still bad.
+    shape = tiled("f32[3000000000]{0:T(1024)}")
+    rows = np.array([[5], [2**31 - 1], [123456789]], dtype=np.int32)
+    expected = [reference.linear_index_of(shape, (int(v),)) for v in rows[:, 0]]
+    assert xs.ravel(rows, shape).tolist() == expected
+    assert xs.unravel(np.array(expected, dtype=np.int64), shape).tolist() == rows.tolist()
+    with pytest.raises(IndexOutOfBoundsError, match="index -2147483648 is out of bounds .* at row 1"):
+        xs.ravel(np.array([[0], [-(2**31)]], dtype=np.int32), shape)
+    wide = tiled("f32[3,70000,20000]{2,1,0:T(8,128)}")  # 4.2e9 elements
+    rows = np.array([[2, 69999, 19999], [1, 12345, 678]], dtype=np.int32)
+    expected = [reference.linear_index_of(wide, tuple(int(v) for v in r)) for r in rows]
+    assert xs.ravel(rows, wide).tolist() == expected
 
 
 def reference_is_padding(shape: Shape, k: int, taken: set[int]) -> bool:

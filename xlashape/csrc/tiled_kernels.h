@@ -50,8 +50,10 @@ typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *,
                                          ptrdiff_t, ptrdiff_t, ptrdiff_t);
 typedef struct {
     xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
-    /* by dimension, by the count of extra digits */
+    /* by dimension, by the count of extra digits; in 32-bit arithmetic,
+     * for int32 indices into a buffer of at most 2**31 elements */
     xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
+    xs_tiled_ravel_fn ravel_dims32[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
     xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
     xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
     xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
@@ -125,13 +127,13 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel, R, TN)(const xs_tiled *t, const void *da
     return -1;                                                                      \
 }
 
-#define XS_TILED_RAVEL_DIMS(R, T, TN, E)                                            \
-static ptrdiff_t XS_TFN(xs_tiled_ravel_dims##E, R, TN)(const xs_tiled *t,           \
+#define XS_TILED_RAVEL_DIMS(R, T, TN, E, A, NAME)                                   \
+static ptrdiff_t XS_TFN(NAME##E, R, TN)(const xs_tiled *t,           \
                                                        const void *data,            \
                                                        int64_t *restrict out,       \
                                                        ptrdiff_t start, ptrdiff_t stop) { \
     const T *restrict rows = (const T *)data;                                       \
-    uint64_t extent[R], stride[R], mask[R], emask[E + 1], bad = 0;                  \
+    A extent[R], stride[R], mask[R], emask[E + 1], bad = 0;                  \
     int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];            \
     for (int j = 0; j < R; j++) {                                                   \
         extent[j] = t->extent[j];                                                   \
@@ -147,20 +149,20 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel_dims##E, R, TN)(const xs_tiled *t,       
         eweight[e] = t->e_weight[e];                                                \
     }                                                                               \
     for (ptrdiff_t i = start; i < stop; i++) {                                      \
-        uint64_t acc = 0;                                                           \
+        A acc = 0;                                                                  \
         for (int j = 0; j < R; j++) {                                               \
-            uint64_t v = (uint64_t)rows[i * R + j];  /* a negative becomes huge */  \
+            A v = (A)rows[i * R + j];  /* a negative becomes huge */                \
             bad |= v >= extent[j];                                                  \
             acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);      \
         }                                                                           \
         for (int e = 0; e < E; e++)                                                 \
-            acc += (((uint64_t)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e]; \
+            acc += (((A)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e];   \
         out[i] = (int64_t)acc;                                                      \
     }                                                                               \
     if (bad) {                                                                      \
         for (ptrdiff_t i = start; i < stop; i++)                                    \
             for (int j = 0; j < R; j++)                                             \
-                if ((uint64_t)rows[i * R + j] >= extent[j]) return i;               \
+                if ((A)rows[i * R + j] >= extent[j]) return i;                      \
     }                                                                               \
     return -1;                                                                      \
 }
@@ -469,35 +471,47 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,       
 }
 
 #define XS_TILED_KERNELS(R, T, TN)                                                  \
-    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0)                       \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 1) XS_TILED_RAVEL_DIMS(R, T, TN, 2)               \
+    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint64_t, xs_tiled_ravel_dims) \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint64_t, xs_tiled_ravel_dims)                 \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint64_t, xs_tiled_ravel_dims)                 \
     XS_TILED_UNRAVEL(R, T, TN) XS_TILED_VUNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)
+#define XS_TILED_KERNELS32(R, T, TN)                                                \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint32_t, xs_tiled_ravel_dims32_)              \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint32_t, xs_tiled_ravel_dims32_)              \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint32_t, xs_tiled_ravel_dims32_)
 #define XS_TILED_RANKS(T, TN)                                                       \
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
     XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
 XS_TILED_RANKS(int32_t, i32)
 XS_TILED_RANKS(int64_t, i64)
+XS_TILED_KERNELS32(1, int32_t, i32) XS_TILED_KERNELS32(2, int32_t, i32)
+XS_TILED_KERNELS32(3, int32_t, i32) XS_TILED_KERNELS32(4, int32_t, i32)
+XS_TILED_KERNELS32(5, int32_t, i32) XS_TILED_KERNELS32(6, int32_t, i32)
+XS_TILED_KERNELS32(7, int32_t, i32) XS_TILED_KERNELS32(8, int32_t, i32)
 
 #define XS_TILED_BY_RANK(name, TN)                                                  \
     {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
      XS_TFN(name, 4, TN), XS_TFN(name, 5, TN), XS_TFN(name, 6, TN),                \
      XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
-#define XS_TILED_TABLE(TN)                                                          \
+#define XS_TILED_TABLE(TN, D32)                                                        \
     const xs_tiled_kernels XS_TCAT4(xs_tiled, kernels, TN, XS_LEVEL) = {     \
         XS_TILED_BY_RANK(xs_tiled_ravel, TN),                                       \
         {XS_TILED_BY_RANK(xs_tiled_ravel_dims0, TN), XS_TILED_BY_RANK(xs_tiled_ravel_dims1, TN), \
          XS_TILED_BY_RANK(xs_tiled_ravel_dims2, TN)},                                \
+        {XS_TILED_BY_RANK(D32##0, TN), XS_TILED_BY_RANK(D32##1, TN),              \
+         XS_TILED_BY_RANK(D32##2, TN)},                                             \
         XS_TILED_BY_RANK(XS_TILED_UNRAVEL_ENTRY, TN),                               \
         XS_TILED_BY_RANK(xs_tiled_ravel_slots, TN), XS_TILED_BY_RANK(xs_tiled_unravel_slots, TN)};
-XS_TILED_TABLE(i32)
-XS_TILED_TABLE(i64)
+XS_TILED_TABLE(i32, xs_tiled_ravel_dims32_)
+XS_TILED_TABLE(i64, xs_tiled_ravel_dims)  /* (no 32-bit arithmetic for int64) */
 
 #undef XS_TILED_RAVEL
 #undef XS_TILED_RAVEL_DIMS
 #undef XS_TILED_UNRAVEL
 #undef XS_TILED_KERNELS
 #undef XS_TILED_RANKS
+#undef XS_TILED_KERNELS32
 #undef XS_TILED_SLOTS
 #undef XS_TILED_BY_RANK
 #undef XS_TILED_TABLE
