@@ -402,7 +402,7 @@ def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
         with pytest.raises(IndexOutOfBoundsError, match="at row 200001"):
             xs.ravel(bad, shape, threads=threads)
         bad[200_001, 0] = 0
-        with pytest.raises(IndexOutOfBoundsError, match="index -1 is out of bounds .* at row 250000"):
+        with pytest.raises(IndexOutOfBoundsError, match=r"index -1 is out of bounds .* at row 250000"):
             xs.ravel(bad, shape, threads=threads)
         bad_linear = linear.copy()
         bad_linear[150_003] = pad
@@ -425,7 +425,7 @@ def test_int32_indices_into_buffers_past_2_31():
     expected = [reference.linear_index_of(shape, (int(v),)) for v in rows[:, 0]]
     assert xs.ravel(rows, shape).tolist() == expected
     assert xs.unravel(np.array(expected, dtype=np.int64), shape).tolist() == rows.tolist()
-    with pytest.raises(IndexOutOfBoundsError, match="index -2147483648 is out of bounds .* at row 1"):
+    with pytest.raises(IndexOutOfBoundsError, match=r"index -2147483648 is out of bounds .* at row 1"):
         xs.ravel(np.array([[0], [-(2**31)]], dtype=np.int32), shape)
     wide = tiled("f32[3,70000,20000]{2,1,0:T(8,128)}")  # 4.2e9 elements
     rows = np.array([[2, 69999, 19999], [1, 12345, 678]], dtype=np.int32)
