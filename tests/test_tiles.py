@@ -418,8 +418,9 @@ def test_bad_rows_at_every_level_and_thread_count(level, text, dtype):
 
 
 def test_int32_indices_into_buffers_past_2_31():
-    # int32 rows take 32-bit arithmetic only where the buffer has at most
-    # 2**31 elements; past that, 64-bit, and a negative index is still bad.
+    # Rows take 32-bit arithmetic only where the buffer has at most 2**31
+    # elements (bounds are checked at the index's own width); past that,
+    # 64-bit, and a negative index is still bad.
     shape = tiled("f32[3000000000]{0:T(1024)}")
     rows = np.array([[5], [2**31 - 1], [123456789]], dtype=np.int32)
     expected = [reference.linear_index_of(shape, (int(v),)) for v in rows[:, 0]]
@@ -428,9 +429,12 @@ def test_int32_indices_into_buffers_past_2_31():
     with pytest.raises(IndexOutOfBoundsError, match=r"index -2147483648 is out of bounds .* at row 1"):
         xs.ravel(np.array([[0], [-(2**31)]], dtype=np.int32), shape)
     wide = tiled("f32[3,70000,20000]{2,1,0:T(8,128)}")  # 4.2e9 elements
-    rows = np.array([[2, 69999, 19999], [1, 12345, 678]], dtype=np.int32)
+    rows = np.array([[2, 69999, 19999], [1, 12345, 678]])
     expected = [reference.linear_index_of(wide, tuple(int(v) for v in r)) for r in rows]
-    assert xs.ravel(rows, wide).tolist() == expected
+    for dtype in (np.int32, np.int64):
+        assert xs.ravel(rows.astype(dtype), wide).tolist() == expected
+    with pytest.raises(IndexOutOfBoundsError, match="index 4294967296 is out of bounds"):
+        xs.ravel(np.array([[0, 0, 2**32]]), tiled("f32[3,7,300]{2,1,0:T(8,128)}"))  # not 0 mod 2**32
 
 
 def reference_is_padding(shape: Shape, k: int, taken: set[int]) -> bool:

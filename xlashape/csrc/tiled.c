@@ -101,7 +101,7 @@ ptrdiff_t xs_tiled_ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     xs_tiled_ravel_fn fn = NULL;
     if (k != NULL && t->n_terms > 0) {
         if (t->d_shift == NULL) fn = k->ravel[t->rank];
-        else if (job->column_dtype[0] == XS_I32 && t->size <= ((uint64_t)1 << 31))
+        else if (t->size <= ((uint64_t)1 << 31))
             fn = k->ravel_dims32[t->d_extra][t->rank];  /* every term fits 32 bits */
         else fn = k->ravel_dims[t->d_extra][t->rank];
     } else if (k != NULL && t->block_slots > 0) {

@@ -50,8 +50,9 @@ typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *,
                                          ptrdiff_t, ptrdiff_t, ptrdiff_t);
 typedef struct {
     xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
-    /* by dimension, by the count of extra digits; in 32-bit arithmetic,
-     * for int32 indices into a buffer of at most 2**31 elements */
+    /* by dimension, by the count of extra digits; in 32-bit arithmetic
+     * (bounds checked at the index's width) for a buffer of at most 2**31
+     * elements */
     xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
     xs_tiled_ravel_fn ravel_dims32[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
     xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
@@ -127,13 +128,14 @@ static ptrdiff_t XS_TFN(xs_tiled_ravel, R, TN)(const xs_tiled *t, const void *da
     return -1;                                                                      \
 }
 
-#define XS_TILED_RAVEL_DIMS(R, T, TN, E, A, NAME)                                   \
+#define XS_TILED_RAVEL_DIMS(R, T, TN, E, W, A, NAME)                                \
 static ptrdiff_t XS_TFN(NAME##E, R, TN)(const xs_tiled *t,           \
                                                        const void *data,            \
                                                        int64_t *restrict out,       \
                                                        ptrdiff_t start, ptrdiff_t stop) { \
     const T *restrict rows = (const T *)data;                                       \
-    A extent[R], stride[R], mask[R], emask[E + 1], bad = 0;                  \
+    W extent[R], bad = 0;                                                           \
+    A stride[R], mask[R], emask[E + 1];                  \
     int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];            \
     for (int j = 0; j < R; j++) {                                                   \
         extent[j] = t->extent[j];                                                   \
@@ -151,8 +153,9 @@ static ptrdiff_t XS_TFN(NAME##E, R, TN)(const xs_tiled *t,           \
     for (ptrdiff_t i = start; i < stop; i++) {                                      \
         A acc = 0;                                                                  \
         for (int j = 0; j < R; j++) {                                               \
-            A v = (A)rows[i * R + j];  /* a negative becomes huge */                \
-            bad |= v >= extent[j];                                                  \
+            W wide = (W)rows[i * R + j];  /* a negative becomes huge */             \
+            bad |= wide >= extent[j];                                               \
+            A v = (A)wide;                                                          \
             acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);      \
         }                                                                           \
         for (int e = 0; e < E; e++)                                                 \
@@ -162,7 +165,7 @@ static ptrdiff_t XS_TFN(NAME##E, R, TN)(const xs_tiled *t,           \
     if (bad) {                                                                      \
         for (ptrdiff_t i = start; i < stop; i++)                                    \
             for (int j = 0; j < R; j++)                                             \
-                if ((A)rows[i * R + j] >= extent[j]) return i;                      \
+                if ((W)rows[i * R + j] >= extent[j]) return i;                      \
     }                                                                               \
     return -1;                                                                      \
 }
@@ -471,24 +474,24 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,       
 }
 
 #define XS_TILED_KERNELS(R, T, TN)                                                  \
-    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint64_t, xs_tiled_ravel_dims) \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint64_t, xs_tiled_ravel_dims)                 \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint64_t, xs_tiled_ravel_dims)                 \
+    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint64_t, uint64_t, xs_tiled_ravel_dims) \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint64_t, uint64_t, xs_tiled_ravel_dims)                 \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint64_t, uint64_t, xs_tiled_ravel_dims)                 \
     XS_TILED_UNRAVEL(R, T, TN) XS_TILED_VUNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)
-#define XS_TILED_KERNELS32(R, T, TN)                                                \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint32_t, xs_tiled_ravel_dims32_)              \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint32_t, xs_tiled_ravel_dims32_)              \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint32_t, xs_tiled_ravel_dims32_)
+#define XS_TILED_KERNELS32(R, T, TN, W)                                              \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 0, W, uint32_t, xs_tiled_ravel_dims32_)              \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 1, W, uint32_t, xs_tiled_ravel_dims32_)              \
+    XS_TILED_RAVEL_DIMS(R, T, TN, 2, W, uint32_t, xs_tiled_ravel_dims32_)
 #define XS_TILED_RANKS(T, TN)                                                       \
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
     XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
 XS_TILED_RANKS(int32_t, i32)
 XS_TILED_RANKS(int64_t, i64)
-XS_TILED_KERNELS32(1, int32_t, i32) XS_TILED_KERNELS32(2, int32_t, i32)
-XS_TILED_KERNELS32(3, int32_t, i32) XS_TILED_KERNELS32(4, int32_t, i32)
-XS_TILED_KERNELS32(5, int32_t, i32) XS_TILED_KERNELS32(6, int32_t, i32)
-XS_TILED_KERNELS32(7, int32_t, i32) XS_TILED_KERNELS32(8, int32_t, i32)
+XS_TILED_KERNELS32(1, int32_t, i32, uint32_t) XS_TILED_KERNELS32(1, int64_t, i64, uint64_t) XS_TILED_KERNELS32(2, int32_t, i32, uint32_t) XS_TILED_KERNELS32(2, int64_t, i64, uint64_t)
+XS_TILED_KERNELS32(3, int32_t, i32, uint32_t) XS_TILED_KERNELS32(3, int64_t, i64, uint64_t) XS_TILED_KERNELS32(4, int32_t, i32, uint32_t) XS_TILED_KERNELS32(4, int64_t, i64, uint64_t)
+XS_TILED_KERNELS32(5, int32_t, i32, uint32_t) XS_TILED_KERNELS32(5, int64_t, i64, uint64_t) XS_TILED_KERNELS32(6, int32_t, i32, uint32_t) XS_TILED_KERNELS32(6, int64_t, i64, uint64_t)
+XS_TILED_KERNELS32(7, int32_t, i32, uint32_t) XS_TILED_KERNELS32(7, int64_t, i64, uint64_t) XS_TILED_KERNELS32(8, int32_t, i32, uint32_t) XS_TILED_KERNELS32(8, int64_t, i64, uint64_t)
 
 #define XS_TILED_BY_RANK(name, TN)                                                  \
     {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
@@ -504,7 +507,7 @@ XS_TILED_KERNELS32(7, int32_t, i32) XS_TILED_KERNELS32(8, int32_t, i32)
         XS_TILED_BY_RANK(XS_TILED_UNRAVEL_ENTRY, TN),                               \
         XS_TILED_BY_RANK(xs_tiled_ravel_slots, TN), XS_TILED_BY_RANK(xs_tiled_unravel_slots, TN)};
 XS_TILED_TABLE(i32, xs_tiled_ravel_dims32_)
-XS_TILED_TABLE(i64, xs_tiled_ravel_dims)  /* (no 32-bit arithmetic for int64) */
+XS_TILED_TABLE(i64, xs_tiled_ravel_dims32_)
 
 #undef XS_TILED_RAVEL
 #undef XS_TILED_RAVEL_DIMS
