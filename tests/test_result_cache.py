@@ -172,18 +172,19 @@ def test_bad_bounds_are_refused(cache):
 
 
 @pytest.mark.parametrize(("value", "enabled", "max_bytes"), [("0", False, 0), ("100", True, 100 * MIB)])
-def test_the_environment_variable(value, enabled, max_bytes):
+def test_the_environment_variable(value, enabled, max_bytes, tmp_path):
+    # Run outside the checkout, whose xlashape/ is not built in place.
     code = "import xlashape as xs; i = xs.result_cache_info(); print(i['enabled'], i['max_bytes'])"
     env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": value}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout.split()
+                         check=True, cwd=tmp_path).stdout.split()
     assert out == [str(enabled), str(max_bytes)]
 
 
-def test_a_bad_environment_variable_is_named():
+def test_a_bad_environment_variable_is_named(tmp_path):
     env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": "lots"}
     done = subprocess.run([sys.executable, "-c", "import xlashape"], env=env, capture_output=True,
-                          text=True)
+                          text=True, cwd=tmp_path)
     assert done.returncode != 0
     assert "XLASHAPE_RESULT_CACHE_MB must be an integer >= 0" in done.stderr
 
