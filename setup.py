@@ -52,8 +52,7 @@ else:
 
 CSRC = "xlashape/csrc"
 KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", "kernels_baseline.c",
-           "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c", "tiled_avx2.c",
-           "tiled_avx512.c"]
+           "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c"]
 SOURCES = {
     "_plan": [],
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],

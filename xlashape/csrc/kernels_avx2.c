@@ -1,8 +1,10 @@
 /* AVX2 (with FMA and BMI2) kernels for int32 and int64 indices: the baseline loops of
- * kernels_impl.h compiled for this level by a target pragma, so that only
+ * kernels_impl.h, kernels_columns.h and the tiled block kernels of
+ * tiled_kernels.h compiled for this level by a target pragma, so that only
  * these functions use its instructions. dispatch.c calls them only when
  * the CPU (and OS) support the level. */
 #include "dispatch.h"
+#include "tiled.h"
 
 #if XS_X86_DISPATCH
 #if defined(__clang__)
@@ -18,6 +20,7 @@
 #define XS_LEVEL avx2
 #include "kernels_wide.h"
 #include "kernels_columns.h"
+#include "tiled_kernels.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop

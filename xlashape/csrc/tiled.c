@@ -1,6 +1,6 @@
 /* The tiled chunk functions of tiled.h: the block kernels (tiled_kernels.h,
  * built for int32 and int64 at every CPU level of dispatch.h: baseline
- * here, the others in tiled_avx2.c and tiled_avx512.c; picked by the level
+ * here, the others in kernels_avx2.c and kernels_avx512.c; picked by the level
  * in use) where the tiling has a fast form and the batch is
  * contiguous, and the general form's row steps otherwise (any dtype and
  * strides, 'wrap' and 'clip' modes, any tiling). */

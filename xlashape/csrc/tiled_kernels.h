@@ -1,6 +1,6 @@
 /* The tiled block kernels at one CPU level, for int32 and int64 indices.
  *
- * Included once by tiled.c (baseline), tiled_avx2.c and tiled_avx512.c,
+ * Included once by tiled.c (baseline), kernels_avx2.c and kernels_avx512.c,
  * with XS_LEVEL (the level's name) defined, under that level's target
  * pragma (as kernels_impl.h is for the untiled kernels); the vector levels
  * include their kernels_vec_*.h first, and get the vector unravel of the
