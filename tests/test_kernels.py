@@ -127,6 +127,26 @@ def test_uint64_above_int64_max_is_never_wrapped_onto_a_valid_offset(level):
         xs.unravel(np.array([3, 15, 2**63 + 3], dtype=np.uint64), shape)
 
 
+@pytest.mark.parametrize("text", ["f32[3,4]{1,0}", "f32[3,4]{0,1:T(2,2)}"])
+def test_wrap_and_clip_take_python_ints_no_numpy_dtype_holds(text):
+    # NumPy types [-1, 2**64 + 1] as object: no integer dtype holds both.
+    # 'wrap' and 'clip' apply to them as to any int, and 'raise' names them.
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    rows = [[-1, 2**64 + 1], [2**70, -(2**70)], [1, 2]]
+    for modes, apply in [("wrap", lambda v, n: v % n), ("clip", lambda v, n: min(max(v, 0), n - 1))]:
+        expected = [reference.linear_index_of(shape, [apply(v, n) for v, n in zip(row, (3, 4))])
+                    for row in rows]
+        assert xs.ravel(rows, shape, mode=modes).tolist() == expected
+    wrapped_then_clipped = [reference.linear_index_of(shape, [row[0] % 3, min(max(row[1], 0), 3)])
+                            for row in rows]
+    assert xs.ravel(rows, shape, mode=("wrap", "clip")).tolist() == wrapped_then_clipped
+    with pytest.raises(xs.IndexOutOfBoundsError, match="-1"):
+        xs.ravel(rows, shape)
+    with pytest.raises(xs.IndexOutOfBoundsError):
+        xs.ravel(rows, shape, mode=("raise", "wrap"))
+    assert rows == [[-1, 2**64 + 1], [2**70, -(2**70)], [1, 2]]  # the input is not modified
+
+
 def test_rows_whose_offset_wraps_modulo_2_64_are_refused(level):
     # 3 * 2**62 wraps to a small offset modulo 2**64; the index is out of
     # range, which is what the kernel reports.

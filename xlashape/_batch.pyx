@@ -235,6 +235,28 @@ def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=
     return array
 
 
+cdef object _apply_modes_to_python_ints(tuple dimensions, object rows, bytes codes):
+    """Rows of Python ints that no NumPy integer dtype holds (negatives mixed
+    with ints past int64), with the 'wrap' and 'clip' columns applied in
+    Python, so that those modes take every int as they take arrays; ``rows``
+    itself when NumPy types them as integers, or they are not such rows."""
+    objects = np.asarray(rows)
+    if objects.dtype.kind not in "fO" or objects.ndim != 2 or objects.shape[1] != len(dimensions):
+        return rows
+    objects = np.asarray(rows, dtype=object)
+    if not all(type(v) is int or isinstance(v, np.integer) for v in objects.flat):
+        return rows
+    result = [list(row) for row in objects]
+    for d, size in enumerate(dimensions):
+        if codes[d] == WRAP:
+            for row in result:
+                row[d] = int(row[d]) % size
+        elif codes[d] == CLIP:
+            for row in result:
+                row[d] = min(max(int(row[d]), 0), size - 1)
+    return result
+
+
 cdef _raise_for_huge_ints(values, str what):
     """If ``values`` are all ints, NumPy found no integer dtype for them: the
     first outside [0, int64 max] is out of bounds for any shape."""
@@ -513,6 +535,9 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads):
     """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
+    codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
+    if codes is not None and not isinstance(indices, np.ndarray):
+        indices = _apply_modes_to_python_ints(plan.dimensions, indices, codes)
     rows = as_index_array(indices, "multi-indices")
     cdef cnp.ndarray array = rows
     if cnp.PyArray_NDIM(array) != 2 or cnp.PyArray_DIM(array, 1) != plan.rank:
@@ -520,7 +545,6 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
             f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
             f"rank-{plan.rank} shape, got shape {rows.shape}"
         )
-    codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
     return _ravel_array(plan, array, codes, out, threads, indices)
 
 
