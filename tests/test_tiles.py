@@ -338,6 +338,8 @@ KERNEL_FORMS = {
     "f32[3,2,5,43,100]{4,3,2,1,0:T(8,128)}": "fast by dimension, 0 extra digits",
     "f32[5,43,100]{2,1,0:T(8,128)}": "fast by dimension, 0 extra digits",
     "bf16[37,131]{0,1:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
+    # (the second tile splits a dimension's within-tile digits, rank 4)
+    "f32[3,2,37,131]{3,2,1,0:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
     "bf16[6000]{0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
     "f32[3,37,131]{2,1,0:T(8,128)(4,2)(2,1)}": "fast by terms",
     "f32[5,13,31]{2,1,0:T(3,5)}": "slots",

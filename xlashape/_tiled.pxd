@@ -45,6 +45,10 @@ cdef extern from "tiled.h" nogil:
         const int* u_pow2
         const int* u_shift
         const xs_divisor* u_radix
+        const int* b_count
+        const int* b_shift
+        const int* b_weight
+        const uint64_t* b_mask
         int d_extra
         const int* d_shift
         const uint64_t* d_stride
@@ -77,7 +81,10 @@ cdef class TiledPlan(LayoutPlan):
     cdef xs_divisor* term_radix
     cdef int* dim_int                     # d_shift, d_weight, e_dim, e_shift, e_weight
     cdef uint64_t* dim_u64                # d_stride, d_mask, e_mask
+    cdef int* bits_int                    # b_count, b_shift, b_weight
+    cdef uint64_t* bits_u64               # b_mask
 
     cdef _setup(self, layout)
     cdef _setup_fast(self, form)
     cdef _setup_dims(self, terms, form)
+    cdef _setup_bits(self, digits)

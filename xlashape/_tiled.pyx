@@ -173,7 +173,35 @@ cdef class TiledPlan(LayoutPlan):
         self.t.u_shift = self.term_int + 5 * m
         self.t.u_radix = self.term_radix
         self.fast = True
+        self._setup_bits(digits)
         self._setup_dims(terms, form)
+
+    cdef _setup_bits(self, digits):
+        """The unravel digits by dimension (csrc/tiled.h's b_count), when
+        every digit but the most major has a power-of-two extent: then each
+        is a shift and a mask of the offset, as under ``T(8,128)(2,1)``."""
+        cdef Py_ssize_t j, k = 0, r = self.rank, m = len(digits)
+        if not all(_pow2(extent) for _, _, extent in digits[:m - 1]):
+            return
+        self.bits_int = <int*> _alloc(r + 2 * m, sizeof(int))
+        self.bits_u64 = <uint64_t*> _alloc(m, sizeof(uint64_t))
+        place = []  # (dimension, shift, weight, mask)
+        shift = 0
+        for d, divisor, extent in digits:
+            mask = (extent - 1) if len(place) < m - 1 else <uint64_t> -1
+            place.append((d, shift, _log2(divisor), mask))
+            shift += _log2(extent) if len(place) < m else 0
+        place.sort(key=lambda digit: digit[0])
+        for j in range(r):
+            self.bits_int[j] = sum(1 for digit in place if digit[0] == j)
+        for k, (_, shift, weight, mask) in enumerate(place):
+            self.bits_int[r + k] = shift
+            self.bits_int[r + m + k] = weight
+            self.bits_u64[k] = mask
+        self.t.b_count = self.bits_int
+        self.t.b_shift = self.bits_int + r
+        self.t.b_weight = self.bits_int + r + m
+        self.t.b_mask = self.bits_u64
 
     cdef _setup_dims(self, terms, form):
         """Ravel by dimension (csrc/tiled_kernels.h), when each dimension
@@ -227,6 +255,8 @@ cdef class TiledPlan(LayoutPlan):
         PyMem_Free(self.term_radix)
         PyMem_Free(self.dim_int)
         PyMem_Free(self.dim_u64)
+        PyMem_Free(self.bits_int)
+        PyMem_Free(self.bits_u64)
 
     @property
     def kernel(self):

@@ -30,11 +30,15 @@ static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
 /* Offsets widened to int64 as doubles: lanes outside [0, size) leave
  * ``ok`` and become 0. ``size`` is at most 2**50, so a signed compare
  * serves. */
-static inline xs_vd xs_vwiden_offsets(__m256i v, uint64_t size, xs_vok *ok) {
+static inline __m256i xs_vkeep_offsets(__m256i v, uint64_t size, xs_vok *ok) {
     __m256i in = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), v),
                                      _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)size), v));
     *ok = _mm256_and_pd(*ok, _mm256_castsi256_pd(in));
-    __m256i bits = _mm256_or_si256(_mm256_and_si256(v, in), _mm256_set1_epi64x(XS_TWO52_BITS));
+    return _mm256_and_si256(v, in);
+}
+
+static inline xs_vd xs_vwiden_offsets(__m256i v, uint64_t size, xs_vok *ok) {
+    __m256i bits = _mm256_or_si256(xs_vkeep_offsets(v, size, ok), _mm256_set1_epi64x(XS_TWO52_BITS));
     return _mm256_sub_pd(_mm256_castsi256_pd(bits), _mm256_set1_pd(XS_TWO52));
 }
 
@@ -45,6 +49,27 @@ static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok
 static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
     return xs_vwiden_offsets(_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p)), size,
                              ok);
+}
+
+/* The same offsets as int64 (size below 2**52). */
+static inline xs_vi xs_vload_ioffsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
+    return xs_vkeep_offsets(_mm256_loadu_si256((const __m256i *)p), size, ok);
+}
+
+static inline xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
+    return xs_vkeep_offsets(_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p)), size,
+                            ok);
+}
+
+/* -- int64 digits: acc | ((n >> shift) & mask) << weight, and ok less the
+ * lanes where x >= limit (x and limit below 2**63) */
+static inline xs_vi xs_vi_set(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
+    return _mm256_or_si256(acc, _mm256_sllv_epi64(_mm256_and_si256(_mm256_srlv_epi64(n, shift),
+                                                                    mask), weight));
+}
+static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
+    return _mm256_and_pd(ok, _mm256_castsi256_pd(_mm256_cmpgt_epi64(limit, x)));
 }
 
 static inline xs_vd xs_vfloor_fma(xs_vd n, xs_vd rw, xs_vd hrw) {

@@ -32,20 +32,40 @@ static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
     return _mm512_mask_cmp_pd_mask(ok, x, limit, _CMP_LT_OQ);
 }
 
-/* int64 offsets as doubles, exactly: lanes outside [0, size) leave ``ok``
- * and become 0. ``size`` is at most 2**50. */
-static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
+/* Offsets as int64: lanes outside [0, size) leave ``ok`` and become 0. */
+static inline xs_vi xs_vload_ioffsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
     __m512i v = _mm512_loadu_si512((const void *)p);
     __mmask8 in = _mm512_cmplt_epu64_mask(v, _mm512_set1_epi64((long long)size));
     *ok &= in;
-    return _mm512_maskz_cvtepi64_pd(in, v);
+    return _mm512_maskz_mov_epi64(in, v);
 }
 
-static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
+static inline xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
     __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
     __mmask8 in = _mm512_cmplt_epu64_mask(v, _mm512_set1_epi64((long long)size));
     *ok &= in;
-    return _mm512_maskz_cvtepi64_pd(in, v);
+    return _mm512_maskz_mov_epi64(in, v);
+}
+
+/* int64 offsets as doubles, exactly: lanes outside [0, size) leave ``ok``
+ * and become 0. ``size`` is at most 2**50. */
+static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
+    return _mm512_cvtepi64_pd(xs_vload_ioffsets_i64(p, size, ok));
+}
+
+static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok) {
+    return _mm512_cvtepi64_pd(xs_vload_ioffsets_i32(p, size, ok));
+}
+
+/* -- int64 digits: acc | ((n >> shift) & mask) << weight, and ok less the
+ * lanes where x >= limit */
+static inline xs_vi xs_vi_set(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
+    return _mm512_or_si512(acc, _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(n, shift),
+                                                                   mask), weight));
+}
+static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
+    return _mm512_mask_cmplt_epu64_mask(ok, x, limit);
 }
 
 /* floor(n * rw + hrw) and n - q * w, one rounding each. */

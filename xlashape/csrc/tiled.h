@@ -68,6 +68,15 @@ typedef struct xs_tiled {
     const int *u_pow2;              /* the extent is a power of two */
     const int *u_shift;             /* log2 of the extent, if so */
     const xs_divisor *u_radix;      /* the extent, otherwise */
+    /* the unravel digits by dimension, where every digit but the most
+     * major has a power-of-two extent (the vector levels' integer unravel:
+     * index[j] = OR of ((offset >> b_shift) & b_mask) << b_weight over
+     * dimension j's b_count[j] digits, dimension 0's first); b_count NULL
+     * otherwise */
+    const int *b_count;
+    const int *b_shift;
+    const int *b_weight;
+    const uint64_t *b_mask;
     /* ravel by dimension, where each dimension has at most a tile index
      * ((index >> d_shift) * d_stride) and within-tile digits with
      * power-of-two strides: one without a shift ((index & d_mask) <<

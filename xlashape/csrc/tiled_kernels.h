@@ -261,7 +261,20 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
         for (int j = 0; j < R; j++)                                                 \
             scale[k][j] = xs_vd_set(j == t->u_dim[k] ? -(double)((uint64_t)1 << t->u_weight[k]) : 0.0); \
     }                                                                               \
-    const int simple = t->u_simple;                                                 \
+    const int bits = t->b_count != NULL;  /* the digits by dimension */             \
+    const int simple = t->u_simple && !bits;                                        \
+    xs_vi bshift[XS_TILED_MAX_TERMS], bmask[XS_TILED_MAX_TERMS], bweight[XS_TILED_MAX_TERMS];\
+    xs_vi iext[R];                                                                  \
+    int count[R];                                                                   \
+    for (int k = 0; bits && k < m; k++) {                                           \
+        bshift[k] = xs_vi_set((uint64_t)t->b_shift[k]);                             \
+        bmask[k] = xs_vi_set(t->b_mask[k]);                                         \
+        bweight[k] = xs_vi_set((uint64_t)t->b_weight[k]);                           \
+    }                                                                               \
+    for (int j = 0; j < R; j++) {                                                   \
+        iext[j] = xs_vi_set(t->extent[j]);                                          \
+        count[j] = bits ? t->b_count[j] : 0;                                        \
+    }                                                                               \
     for (int j = 0; j < R; j++) {                                                   \
         position[j] = j;                                                            \
         ext[j] = xs_vd_set((double)t->extent[j]);                                   \
@@ -281,29 +294,40 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
         ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
         xs_vok ok = xs_vok_all();                                                   \
         for (ptrdiff_t i = 0; i < nb; i += XS_VL) {                                 \
-            xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
-            xs_vd value[R];                                                         \
             xs_vi col[R];                                                           \
-            if (simple) {  /* value[k]: digit k, the index of dimension u_dim[k] */ \
-                for (int k = 0; k < R - 1; k++) {                                   \
-                    xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                      \
-                    value[k] = xs_vfnmadd(q, w[k], n);                              \
-                    n = q;                                                          \
+            if (bits) {  /* col[j]: an OR of dimension j's digits */                \
+                xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
+                for (int j = 0, k = 0; j < R; j++) {                                \
+                    xs_vi v = xs_vi_set(0);                                         \
+                    for (int e = 0; e < count[j]; e++, k++)                         \
+                        v = xs_vdigit(v, n, bshift[k], bmask[k], bweight[k]);       \
+                    ok = xs_vok_below_i(ok, v, iext[j]);                            \
+                    col[j] = v;                                                     \
                 }                                                                   \
-                value[R - 1] = n;                                                   \
             } else {                                                                \
-                for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);              \
-                for (int k = 0; k < m - 1; k++) {                                   \
-                    xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                      \
-                    xs_vd r = xs_vfnmadd(q, w[k], n);                               \
-                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, scale[k][j], value[j]); \
-                    n = q;                                                          \
+                xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
+                xs_vd value[R];                                                     \
+                if (simple) {  /* value[k]: digit k, the index of dimension u_dim[k] */ \
+                    for (int k = 0; k < R - 1; k++) {                               \
+                        xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                  \
+                        value[k] = xs_vfnmadd(q, w[k], n);                          \
+                        n = q;                                                      \
+                    }                                                               \
+                    value[R - 1] = n;                                               \
+                } else {                                                            \
+                    for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);          \
+                    for (int k = 0; k < m - 1; k++) {                               \
+                        xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                  \
+                        xs_vd r = xs_vfnmadd(q, w[k], n);                           \
+                        for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, scale[k][j], value[j]); \
+                        n = q;                                                      \
+                    }                                                               \
+                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, scale[m - 1][j], value[j]); \
                 }                                                                   \
-                for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, scale[m - 1][j], value[j]); \
-            }                                                                       \
-            for (int j = 0; j < R; j++) {                                           \
-                ok = xs_vok_below(ok, value[j], ext[j]);                            \
-                col[j] = xs_vd_to_vi(value[j]);                                     \
+                for (int j = 0; j < R; j++) {                                       \
+                    ok = xs_vok_below(ok, value[j], ext[j]);                        \
+                    col[j] = xs_vd_to_vi(value[j]);                                 \
+                }                                                                   \
             }                                                                       \
             if (direct)                                                             \
                 xs_vstore_rows((int64_t *)out + (b + i) * R, col, R, &rows);        \
