@@ -239,8 +239,11 @@ cdef object _apply_modes_to_python_ints(tuple dimensions, object rows, bytes cod
     """Rows of Python ints that no NumPy integer dtype holds (negatives mixed
     with ints past int64), with the 'wrap' and 'clip' columns applied in
     Python, so that those modes take every int as they take arrays; ``rows``
-    itself when NumPy types them as integers, or they are not such rows."""
+    itself when they are not such rows, and NumPy's integer array of them
+    (converted once, here) when NumPy types them as integers."""
     objects = np.asarray(rows)
+    if objects.dtype.kind in "iu":
+        return objects
     if objects.dtype.kind not in "fO" or objects.ndim != 2 or objects.shape[1] != len(dimensions):
         return rows
     objects = np.asarray(rows, dtype=object)
@@ -536,9 +539,10 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
                         object threads):
     """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
     codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
+    source = indices
     if codes is not None and not isinstance(indices, np.ndarray):
-        indices = _apply_modes_to_python_ints(plan.dimensions, indices, codes)
-    rows = as_index_array(indices, "multi-indices")
+        source = _apply_modes_to_python_ints(plan.dimensions, indices, codes)
+    rows = as_index_array(source, "multi-indices")
     cdef cnp.ndarray array = rows
     if cnp.PyArray_NDIM(array) != 2 or cnp.PyArray_DIM(array, 1) != plan.rank:
         raise ValueError(
