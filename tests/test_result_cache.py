@@ -269,3 +269,25 @@ def test_evicted_buffers_are_returned_to_the_system(cache):
     info = xs.result_cache_info()
     assert info["held_buffers"] <= 4 and info["held_bytes"] <= 64 * MIB
     assert info["misses"] > 10  # it did map and unmap along the way
+
+
+def test_the_largest_buffer_count_is_kept_without_overrunning(tmp_path):
+    # With max_buffers at its largest (64), the 65th buffer freed into a full
+    # cache must push out the oldest one. Run in a child: the code before
+    # wrote it one past the end of the cache's table, over its counters.
+    code = (
+        "import numpy as np, xlashape as xs\n"
+        "shape = xs.Shape('s64', [1 << 20])\n"
+        "xs.set_result_cache(1 << 30, 64)\n"
+        "rows = np.arange(1 << 19).reshape(-1, 1)  # results of 4 MiB, 6 MiB mapped\n"
+        "results = [xs.ravel(rows, shape) for _ in range(65)]\n"
+        "del results\n"
+        "info = xs.result_cache_info()\n"
+        "again = xs.ravel(rows, shape)\n"
+        "right = np.array_equal(again, rows[:, 0])\n"
+        "print(info['held_buffers'], info['held_bytes'], xs.result_cache_info()['hits'], right)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["64", str(64 * 6 * MIB), "1", "True"]

@@ -28,7 +28,7 @@ static struct {
     pthread_mutex_t lock;
     size_t max_bytes;
     int max_buffers;
-    entry kept[XS_CACHE_MAX_BUFFERS];
+    entry kept[XS_CACHE_MAX_BUFFERS + 1];  /* + 1: a free adds one before trim() */
     int count;
     size_t bytes;
     uint64_t clock;
