@@ -168,7 +168,18 @@ def test_bad_bounds_are_refused(cache):
         xs.set_result_cache(-1)
     with pytest.raises(ValueError, match="max_buffers must be between 0 and 64"):
         xs.set_result_cache(max_buffers=65)
-    assert xs.result_cache_info()["max_buffers"] == 4
+    with pytest.raises(ValueError, match=f"max_bytes must be >= 0 and at most {sys.maxsize}, got {2**64}"):
+        xs.set_result_cache(2**64)  # not an OverflowError from the C conversion
+    for bad in (1.5, "64", True):  # not truncated or parsed into a bound
+        with pytest.raises(TypeError, match="max_bytes must be an integer"):
+            xs.set_result_cache(bad)
+        with pytest.raises(TypeError, match="max_buffers must be an integer"):
+            xs.set_result_cache(max_buffers=bad)
+    info = xs.result_cache_info()
+    assert (info["max_bytes"], info["max_buffers"]) == (64 * MIB, 4)
+    xs.set_result_cache(np.int64(32 * MIB), np.uint8(3))  # NumPy integers are integers
+    info = xs.result_cache_info()
+    assert (info["max_bytes"], info["max_buffers"]) == (32 * MIB, 3)
 
 
 @pytest.mark.parametrize(("value", "enabled", "max_bytes"), [("0", False, 0), ("100", True, 100 * MIB)])
@@ -181,12 +192,15 @@ def test_the_environment_variable(value, enabled, max_bytes, tmp_path):
     assert out == [str(enabled), str(max_bytes)]
 
 
-def test_a_bad_environment_variable_is_named(tmp_path):
-    env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": "lots"}
+@pytest.mark.parametrize("value", ["lots", "-1", "1.5", str(1 << 44)])  # 2**44 MiB: 2**64 bytes
+def test_a_bad_environment_variable_is_named(value, tmp_path):
+    env = {**os.environ, "XLASHAPE_RESULT_CACHE_MB": value}
     done = subprocess.run([sys.executable, "-c", "import xlashape"], env=env, capture_output=True,
                           text=True, cwd=tmp_path)
     assert done.returncode != 0
-    assert "XLASHAPE_RESULT_CACHE_MB must be an integer >= 0" in done.stderr
+    assert (f"ValueError: XLASHAPE_RESULT_CACHE_MB must be an integer >= 0 and at most "
+            f"{sys.maxsize >> 20}" in done.stderr)
+    assert repr(value) in done.stderr
 
 
 def test_memory_does_not_pile_up(cache):

@@ -31,9 +31,11 @@ nothing is kept.
 from __future__ import annotations
 
 import os
+import sys
 from typing import TypedDict, cast
 
 from . import _batch
+from ._validate import as_int
 
 __all__ = ["result_cache_info", "set_result_cache", "RESULT_CACHE_MIN_BYTES"]
 
@@ -71,10 +73,10 @@ def _initial_max_bytes() -> int:
         megabytes = int(value)
     except ValueError:
         megabytes = -1
-    if megabytes < 0:
+    if not 0 <= megabytes <= sys.maxsize // MIB:
         raise ValueError(
-            f"XLASHAPE_RESULT_CACHE_MB must be an integer >= 0 (MiB; 0 turns the "
-            f"result cache off), got {value!r}"
+            f"XLASHAPE_RESULT_CACHE_MB must be an integer >= 0 and at most "
+            f"{sys.maxsize // MIB} (MiB; 0 turns the result cache off), got {value!r}"
         )
     return megabytes * MIB
 
@@ -125,8 +127,11 @@ def set_result_cache(max_bytes: int | None = None, max_buffers: int | None = Non
 
     Raises
     ------
+    TypeError
+        If a bound is not an integer (a bool, a float or a string is not).
     ValueError
-        If a bound is negative, or ``max_buffers`` is over 64.
+        If a bound is negative, ``max_bytes`` is over ``sys.maxsize``, or
+        ``max_buffers`` is over 64.
 
     Notes
     -----
@@ -145,9 +150,12 @@ def set_result_cache(max_bytes: int | None = None, max_buffers: int | None = Non
         max_bytes = previous["max_bytes"]
     if max_buffers is None:
         max_buffers = previous["max_buffers"]
-    max_bytes, max_buffers = int(max_bytes), int(max_buffers)
-    if max_bytes < 0:
-        raise ValueError(f"max_bytes must be >= 0 (0 turns the result cache off), got {max_bytes}")
+    max_bytes, max_buffers = as_int(max_bytes, "max_bytes"), as_int(max_buffers, "max_buffers")
+    if not 0 <= max_bytes <= sys.maxsize:
+        raise ValueError(
+            f"max_bytes must be >= 0 and at most {sys.maxsize}, got {max_bytes} "
+            "(0 turns the result cache off)"
+        )
     if not 0 <= max_buffers <= _batch.RESULT_CACHE_MAX_BUFFERS:
         raise ValueError(
             f"max_buffers must be between 0 and {_batch.RESULT_CACHE_MAX_BUFFERS} "
