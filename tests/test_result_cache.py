@@ -95,6 +95,32 @@ def test_a_freed_result_is_reused_and_a_live_one_never(cache):
     assert not np.shares_memory(first, third)
 
 
+def test_a_freed_buffer_is_reused_by_a_result_it_fits_closely_enough(cache):
+    # The rule result_cache.h states: a buffer is reused by a result it fits
+    # with at most 1/8 of the result's size plus 2 MiB to spare.
+    line = xs.Shape("s64", [1 << 24])
+    rows = np.arange(10 * MIB // 8).reshape(-1, 1)
+
+    def result(megabytes):
+        return xs.ravel(rows[: megabytes * MIB // 8], line)
+
+    first = result(4)  # 4 MiB in a 6 MiB mapping: 2 MiB - 4 KiB to spare
+    address = _address(first)
+    del first
+    second = result(4)
+    assert _address(second) == address
+    large = result(10)  # 10 MiB in a 12 MiB mapping
+    address = _address(large)
+    del large
+    misses = xs.result_cache_info()["misses"]
+    small = result(4)  # 8 MiB - 4 KiB to spare: more than 1/8 of 4 MiB plus 2 MiB
+    assert _address(small) != address and xs.result_cache_info()["misses"] == misses + 1
+    close = result(9)  # 3 MiB - 4 KiB to spare: less than 1/8 of 9 MiB plus 2 MiB
+    assert _address(close) == address
+    np.testing.assert_array_equal(close, rows[: 9 * MIB // 8, 0])
+    del second, small, close
+
+
 def test_a_view_keeps_the_memory_of_its_base(cache):
     rows = _rows(3)
     view = xs.ravel(rows, SHAPE)[10:20]

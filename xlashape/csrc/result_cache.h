@@ -6,10 +6,10 @@
  * header page in front of the data. When NumPy frees such an array, its
  * buffer is kept here, already faulted in, instead of being unmapped, as
  * long as the cache stays within its bounds (bytes and count); the least
- * recently kept buffers are unmapped first. A later result of a size the
- * buffer fits (at most 1/8 larger) reuses it, skipping the page faults
- * that zero fresh memory. Memory is never shared: a buffer is handed out
- * only after its last owner freed it.
+ * recently kept buffers are unmapped first. A later result that the
+ * buffer fits with at most 1/8 of the result's size plus 2 MiB to spare
+ * reuses it, skipping the page faults that zero fresh memory. Memory is
+ * never shared: a buffer is handed out only after its last owner freed it.
  *
  * Thread-safe (one mutex) and fork-safe: a forked child starts with an
  * empty cache. Without mmap (Windows), buffers come from malloc and the
