@@ -310,6 +310,11 @@ DIMS2 = (3, 4)
         lambda f: f((1, 5), DIMS2, mode="c"),
         lambda f: f((1, 5), DIMS2, mode=np.array(["clip", "wrap"])),
         lambda f: f((1, 5), DIMS2, mode=["clip", 1]),
+        # an integer mode outside C's int is "not understood" (TypeError)
+        lambda f: f((1, 5), DIMS2, mode=2**31 - 1),
+        lambda f: f((1, 5), DIMS2, mode=2**31),
+        lambda f: f((1, 5), DIMS2, mode=-(2**31) - 1),
+        lambda f: f((1, 5), DIMS2, mode=np.uint64(2**63)),
         # multi_index that is not a sequence
         lambda f: f(5, (6,)),
         lambda f: f(np.int64(5), (6,)),
@@ -338,6 +343,16 @@ DIMS2 = (3, 4)
         lambda f: f((1,), "3"),
         lambda f: f((1,), (3.0,)),
         lambda f: f((1,), (2**64,)),
+        lambda f: f((1, 1), (3, [4])),  # ragged dims: TypeError, not ValueError
+        lambda f: f((1, 1), (3, np.array([4]))),
+        # NumPy's rank limits: at most 64 dims, read before anything else, and
+        # ravel_multi_index takes at most 63 (its iterator's NPY_MAXARGS)
+        lambda f: f((0,) * 63, (1,) * 63),
+        lambda f: f((0,) * 64, (1,) * 64),
+        lambda f: f((np.zeros(2, int),) * 64, (1,) * 64),
+        lambda f: f((0,) * 65, (1,) * 65),
+        lambda f: f((1.0,) * 65, (1,) * 65),
+        lambda f: f((0,) * 65, (1,) * 65, order=1),
     ],
 )
 def test_ravel_reads_arguments_as_numpy_does(call):
@@ -374,6 +389,13 @@ def test_ravel_reads_arguments_as_numpy_does(call):
         lambda f: f(5, None),
         lambda f: f(5, 12),
         lambda f: f(5, np.array([3, 4])),
+        lambda f: f(5, (3, [4])),
+        lambda f: f(5, (3, np.array([4]))),
+        lambda f: f(0, (1,) * 64),
+        lambda f: f(np.zeros(2, int), (1,) * 64),
+        lambda f: f(0, (1,) * 65),
+        lambda f: f(1.0, (1,) * 65),
+        lambda f: f(0, (1,) * 65, order=1),
     ],
 )
 def test_unravel_reads_arguments_as_numpy_does(call):
@@ -389,16 +411,19 @@ def test_rank_zero_ravel_of_an_empty_rank_by_n_array_is_one_zero():
 
 
 def test_numpy_wrong_dims_with_a_zero_and_a_product_beyond_int64_on_empty_input():
-    # NumPy multiplies the strides from the last dimension before it meets
-    # the zero, so (0, 2**62, 8) is "invalid dims" for ravel_multi_index but
-    # (2**62, 8, 0) is fine, and unravel_index takes both. A shape with a
-    # zero dimension has no elements and no overflow: xlashape takes both.
+    # NumPy multiplies the sizes until it meets a zero, from the last
+    # dimension in ravel_multi_index and from the first in unravel_index, so
+    # ravel_multi_index refuses (0, 2**62, 8) and takes (2**62, 8, 0), and
+    # unravel_index the other way round. A shape with a zero dimension has
+    # no elements and no overflow: xlashape takes both, in both.
     empty = [np.array([], dtype=np.intp)] * 3
     for dims in ((0, 2**62, 8), (2**62, 8, 0)):
         assert xs.ravel_multi_index(empty, dims).shape == (0,)
         assert [a.shape for a in xs.unravel_index(empty[0], dims)] == [(0,)] * 3
     with pytest.raises(ValueError, match="invalid dims"):
         np.ravel_multi_index(empty, (0, 2**62, 8))
+    with pytest.raises(ValueError, match="dimensions are too large"):
+        np.unravel_index(empty[0], (2**62, 8, 0))
 
 
 def test_numpy_empty_nested_list_is_a_type_error_not_a_system_error():
@@ -777,3 +802,28 @@ def test_column_kernels_of_every_level_and_dtype(level, n):
                     assert _drop_ins.try_ravel_multi_index(broken, dims) is None
     finally:
         cpu.set_cpu_level(previous)
+
+
+# -- found in review: forms the general path read differently from NumPy -------
+
+
+def test_ravel_of_a_matrix_reads_its_rows_as_numpy_does():
+    # NumPy reads a (rank, N) multi_index as a sequence: the rows of an
+    # np.matrix are (1, N) matrices, so the result is (1, N), not (N,).
+    rows = np.array([[1, 2, 0], [0, 3, 1]])
+    for multi_index in (rows.view(np.matrix), rows.view(_Sub), np.ma.masked_array(rows)):
+        assert_same(lambda m=multi_index: xs.ravel_multi_index(m, (3, 4)),
+                    lambda m=multi_index: np.ravel_multi_index(m, (3, 4)))
+        assert_same(lambda m=multi_index: xs.ravel_multi_index(m, (3, 4), mode="wrap"),
+                    lambda m=multi_index: np.ravel_multi_index(m, (3, 4), mode="wrap"))
+
+
+@pytest.mark.parametrize("ndim", [32, 33, 63])
+def test_ravel_of_index_arrays_of_more_than_32_dimensions(ndim):
+    # np.broadcast (and so np.broadcast_arrays) takes at most 32 dimensions;
+    # NumPy's ravel_multi_index takes arrays of up to 64.
+    ones, fives = np.ones((1,) * ndim, dtype=np.intp), np.full((1,) * ndim, 5)
+    for multi_index in ((ones, ones), (ones, fives), (ones, ones.astype(">i8")),
+                        (ones, ones.reshape((1,) * (ndim - 1))), (ones, 1)):
+        assert_same(lambda m=multi_index: xs.ravel_multi_index(m, (2, 2)),
+                    lambda m=multi_index: np.ravel_multi_index(m, (2, 2)))

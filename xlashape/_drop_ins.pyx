@@ -214,7 +214,7 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     cdef cnp.ndarray a
     cdef xs_job job
     memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
-    if rank == 0 or rank > MAX_RANK:
+    if rank == 0 or rank >= MAX_RANK:  # NumPy's ravel_multi_index takes at most 63
         return None
     if cnp.PyArray_CheckExact(multi_index):  # a (rank, N) array
         return _ravel_rows_fast(plan, <cnp.ndarray> multi_index, mode, threads)

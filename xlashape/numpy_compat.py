@@ -48,6 +48,13 @@ _ZERO = np.intp(0)  # ``_ZERO + i`` makes an intp scalar fastest
 # takes the checked path).
 _NATIVE_INTEGER_DTYPES = tuple(np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8))
 _NATIVE_INTEGER_IDS = frozenset(map(id, _NATIVE_INTEGER_DTYPES))
+# NumPy's limits on the rank: NPY_MAXDIMS for any dims, and one less for
+# ravel_multi_index (its iterator takes at most NPY_MAXARGS operands, the
+# rank's index arrays and the result).
+_MAX_DIMS = 64
+_MAX_RAVEL_RANK = _MAX_DIMS - 1
+# NumPy reads an integer clip mode as a C int.
+_C_INT_MIN, _C_INT_MAX = -(2**31), 2**31 - 1
 
 
 # -- the layout, built once per (dims, order, padded_dims) -------------------
@@ -81,7 +88,16 @@ def _dims(dims: Any) -> tuple[int, ...]:
     """NumPy's ``dims``: a sequence of ints or one int (not a bool)."""
     if dims is None:
         raise TypeError("Use () not None as shape arguments")
-    if type(dims) is not int and _is_sequence(dims) and np.ndim(dims) != 0:
+    if (
+        type(dims) is not int
+        and _is_sequence(dims)
+        and not isinstance(dims, (str, bytes))
+        and not (isinstance(dims, np.ndarray) and dims.ndim == 0)
+    ):
+        if len(dims) > _MAX_DIMS:  # NumPy checks the length before the entries
+            raise ValueError(
+                f"dims has {len(dims)} entries; NumPy supports at most {_MAX_DIMS} dimensions"
+            )
         return _int_tuple(dims, "dims")
     if isinstance(dims, (bool, np.bool_)):
         raise TypeError(f"expected a sequence of integers or a single integer, got {dims!r}")
@@ -152,6 +168,8 @@ def _mode_code(mode: object) -> int:
         if isinstance(mode, (bool, np.bool_)):
             raise TypeError
         number = operator.index(mode)  # type: ignore[arg-type]  # TypeError is the check
+        if not _C_INT_MIN <= number <= _C_INT_MAX:
+            raise TypeError
     except TypeError:
         raise TypeError(
             f"clipmode not understood: expected 'clip', 'raise' or 'wrap', got {mode!r}"
@@ -219,18 +237,42 @@ def _flat_columns(items: Any) -> tuple[list[np.ndarray], tuple[int, ...]]:
         return columns, shapes[0]  # the common case: 1-D columns of one length
     if not columns:
         return columns, ()
-    broadcast = np.broadcast_arrays(*columns)
-    return [c.reshape(-1) for c in broadcast], broadcast[0].shape
+    shape = _broadcast_shape(shapes)
+    return [np.broadcast_to(c, shape).reshape(-1) for c in columns], shape
+
+
+def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The shape ``shapes`` broadcast to, as NumPy's iterator finds it for
+    arrays of up to 64 dimensions (np.broadcast_shapes takes at most 32)."""
+    result = [1] * max(map(len, shapes))
+    for shape in shapes:
+        for axis, size in enumerate(shape, len(result) - len(shape)):
+            if size != 1 and result[axis] != size:
+                if result[axis] != 1:
+                    raise ValueError(
+                        f"shape mismatch: multi_index arrays of shapes "
+                        f"{', '.join(map(str, shapes))} cannot be broadcast together "
+                        f"(axis {axis}: {result[axis]} and {size})"
+                    )
+                result[axis] = size
+    return tuple(result)
 
 
 # -- the general path of the drop-ins (see _drop_ins) -----------------------------
 def ravel_shaped(shape: Shape, multi_index: Any, mode: Any, out: Any, threads: Any) -> Any:
     """``ravel_multi_index`` of any ``multi_index`` into ``shape``."""
     rank = shape.rank
+    if rank > _MAX_RAVEL_RANK:
+        raise ValueError(
+            f"too many dimensions passed to ravel_multi_index: dims has {rank} entries; "
+            f"NumPy's ravel_multi_index takes at most {_MAX_RAVEL_RANK}"
+        )
     codes = _modes(mode, rank)
-    if isinstance(multi_index, np.ndarray) and multi_index.ndim == 2 and rank and len(multi_index) == rank:
+    if type(multi_index) is np.ndarray and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
-        # the common ``a.T`` of a C-ordered (N, rank) array, row by row.
+        # the common ``a.T`` of a C-ordered (N, rank) array, row by row. (A
+        # subclass is read as a sequence, as NumPy reads it: the rows of an
+        # np.matrix are (1, N).)
         rows = _indices(multi_index, "multi_index").T
         return _batch.ravel_array(shape._plan, rows, codes, out, threads, multi_index)
     flat, result_shape = _columns(multi_index, rank)
@@ -243,9 +285,25 @@ def ravel_shaped(shape: Shape, multi_index: Any, mode: Any, out: Any, threads: A
     result = _batch.ravel_columns(shape._plan, flat, codes, flat_out, threads, multi_index)
     if out is not None:
         return out
-    if len(result_shape) == 1:
-        return result
-    return result.reshape(result_shape)[()] if result_shape == () else result.reshape(result_shape)
+    if len(result_shape) != 1:
+        result = result.reshape(result_shape)
+        if result_shape == ():
+            return result[()]
+    subtype = _priority_subtype(multi_index)
+    return result if subtype is None else result.view(subtype)
+
+
+def _priority_subtype(items: Any) -> type[np.ndarray] | None:
+    """The ndarray subclass NumPy's iterator gives ravel_multi_index's result:
+    that of the index array of highest ``__array_priority__`` above
+    ndarray's 0 (np.matrix, np.ma.MaskedArray); None for ndarray."""
+    best, subtype = 0.0, None
+    for item in items:
+        if isinstance(item, np.ndarray) and type(item) is not np.ndarray:
+            priority = float(getattr(item, "__array_priority__", 0.0))
+            if priority > best:
+                best, subtype = priority, type(item)
+    return subtype
 
 
 def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
