@@ -749,6 +749,12 @@ def test_bad_threads_raise_as_in_the_general_path(threads):
     assert_same(lambda: xs.unravel_index(linear, (3, 4), threads=threads),
                 lambda: numpy_compat.unravel_shaped(shape, linear, None, threads))
     assert outcome(lambda: xs.unravel_index(linear, (3, 4), threads=threads))[0] == "error"
+    # one multi-index or one linear index: the scalar fast paths check threads too
+    assert_same(lambda: xs.ravel_multi_index((2, 3), (3, 4), threads=threads),
+                lambda: numpy_compat.ravel_shaped(shape, (2, 3), "raise", None, threads))
+    assert_same(lambda: xs.unravel_index(5, (3, 4), threads=threads),
+                lambda: numpy_compat.unravel_shaped(shape, 5, None, threads))
+    assert outcome(lambda: xs.unravel_index(5, (3, 4), threads=threads))[0] == "error"
 
 
 def test_results_are_fresh_and_inputs_untouched():

@@ -357,6 +357,7 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
         return None if bad >= 0 else _row_views(rows)
     if not _as_int64(indices, &value):
         return None
+    resolve_threads(threads)  # unused for one index, but checked as for many
     if xs_unravel_value(&plan.c, <uint64_t> value, <char*> position, sizeof(int64_t)):
         return None
     result = PyTuple_New(rank)
