@@ -331,3 +331,68 @@ def test_the_largest_buffer_count_is_kept_without_overrunning(tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["64", str(64 * 6 * MIB), "1", "True"]
+
+
+def _leave_poisoned_buffer(items):
+    """Leave in the cache a freed buffer that the next result of ``items``
+    int64s reuses, every byte of it written (-7)."""
+    line = xs.Shape("s64", [items])
+    poison = xs.ravel(np.zeros((items, 1), np.int64), line)
+    poison.fill(-7)
+    del poison
+
+
+def test_no_entry_point_leaves_memory_of_a_freed_result_unwritten(cache):
+    # A fresh mapping reads as zeros, a reused buffer holds what its last
+    # owner wrote: each call without out= must write every item of its result.
+    rows = _rows(30)
+    tiled = xs.Shape("f32", [1000, 700], xs.Layout([1, 0], tiles=[(8, 128)]))
+    offsets = numpy_ravel(SHAPE, rows)
+    dims = tuple(SHAPE.padded_dimensions[d] for d in SHAPE.layout.major_to_minor)
+    columns = tuple(rows[:, d] for d in SHAPE.layout.major_to_minor)
+    calls = [
+        (lambda: xs.ravel(rows, SHAPE), numpy_ravel(SHAPE, rows)),
+        (lambda: xs.ravel(rows, SHAPE, mode="clip"), numpy_ravel(SHAPE, rows)),
+        (lambda: xs.ravel(rows, tiled), xs.ravel(rows, tiled, out=np.zeros(N, np.int64))),
+        (lambda: xs.unravel(offsets, SHAPE), rows),
+        (lambda: xs.ravel_multi_index(columns, dims), np.ravel_multi_index(columns, dims)),
+        (lambda: xs.ravel_multi_index(np.stack(columns), dims), np.ravel_multi_index(columns, dims)),
+        (lambda: np.stack(xs.unravel_index(offsets, dims)), np.stack(np.unravel_index(offsets, dims))),
+    ]
+    for k, (call, expected) in enumerate(calls):
+        _leave_poisoned_buffer(expected.size)
+        hits = xs.result_cache_info()["hits"]
+        result = call()
+        assert xs.result_cache_info()["hits"] == hits + 1, k  # the poisoned buffer, reused
+        np.testing.assert_array_equal(result, expected, err_msg=f"call {k}")
+        del result
+    sample = range(0, N, 7919)
+    assert [int(calls[2][1][k]) for k in sample] == [
+        reference.linear_index_of(tiled, rows[k].tolist()) for k in sample]
+
+
+def test_the_handler_is_set_only_around_the_result_and_only_in_its_thread(cache):
+    # NumPy keeps the current handler per context (per thread): xlashape's is
+    # current only while its own result is allocated, and only in that thread.
+    from numpy._core.multiarray import get_handler_name
+
+    rows = _rows(31)
+    stop = threading.Event()
+    seen = set()
+
+    def allocate_elsewhere():
+        while not stop.is_set():
+            seen.add(get_handler_name(np.empty(N)))  # large enough for the cache
+
+    other = threading.Thread(target=allocate_elsewhere)
+    other.start()
+    try:
+        for _ in range(20):
+            result = xs.ravel(rows, SHAPE)
+            assert get_handler_name(result) == "xlashape_result_cache"
+            assert get_handler_name() == get_handler_name(np.empty(N)) == "default_allocator"
+            del result
+    finally:
+        stop.set()
+        other.join()
+    assert seen == {"default_allocator"}
