@@ -1,5 +1,7 @@
 """The drop-ins behave exactly as NumPy's functions, and go further."""
 
+import threading
+
 import hypothesis.strategies as st
 import numpy as np
 import pytest
@@ -833,3 +835,28 @@ def test_ravel_of_index_arrays_of_more_than_32_dimensions(ndim):
                         (ones, ones.reshape((1,) * (ndim - 1))), (ones, 1)):
         assert_same(lambda m=multi_index: xs.ravel_multi_index(m, (2, 2)),
                     lambda m=multi_index: np.ravel_multi_index(m, (2, 2)))
+
+
+def test_the_layout_cache_from_many_threads_at_once():
+    # Each thread finds its own layouts (more than the cache keeps, so it is
+    # cleared while others read it) and the last layout in between: every
+    # result must be its own dims'. (A crash or a wrong layout would show a
+    # race on the cache, as on a free-threaded build.)
+    errors = []
+
+    def work(first):
+        try:
+            for size in range(first, first + 200):
+                dims = (size, 7)
+                for _ in range(3):  # the same tuple again: the last layout
+                    assert xs.unravel_index(size * 7 - 1, dims) == (size - 1, 6)
+                    assert xs.ravel_multi_index((size - 1, 6), dims) == size * 7 - 1
+        except Exception as e:  # reported from the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(1 + 200 * k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

@@ -40,6 +40,18 @@ cdef extern from "result_cache.h":
     size_t XS_CACHE_MIN_BYTES
 
 
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define XS_FREE_THREADED 1
+    #else
+    #define XS_FREE_THREADED 0
+    #endif
+    """
+    # Whether this build runs without the GIL (a free-threaded CPython).
+    bint XS_FREE_THREADED
+
+
 cdef extern from "numpy/arrayobject.h":
     # A NumPy scalar of ``descr`` holding a copy of the item at ``data``.
     object PyArray_Scalar(void* data, cnp.dtype descr, object base)
@@ -76,6 +88,9 @@ cdef dict _layouts = {}  # (dims, order, padded_dims) -> _Layout
 # (dims, order, padded_dims, layout) of the layout found last, its arguments
 # held (so their ids stay theirs): a call that passes the same objects again
 # skips even the dict. One tuple, replaced whole, so no call reads a mix.
+# Under the GIL only: without it, one thread could read _last (and then take
+# its reference) just as another replaced it and freed the old tuple; there
+# every call takes the dict, which is safe to share.
 cdef tuple _last = (None, None, None, None)
 
 cdef object _compat = None
@@ -105,9 +120,11 @@ cdef bint _is_int_tuple(object value) noexcept:
 cdef _Layout _layout(object dims, object order, object padded):
     """The layout of the arguments; the general path's errors for bad ones."""
     global _last
-    cdef tuple last = _last
-    if dims is last[0] and order is last[1] and padded is last[2]:
-        return <_Layout> last[3]
+    cdef tuple last
+    if not XS_FREE_THREADED:
+        last = _last
+        if dims is last[0] and order is last[1] and padded is last[2]:
+            return <_Layout> last[3]
     cdef object key_dims = tuple(dims) if type(dims) is list else dims
     cdef bint cacheable = (
         (type(key_dims) is int or _is_int_tuple(key_dims))
@@ -124,7 +141,7 @@ cdef _Layout _layout(object dims, object order, object padded):
             if len(_layouts) >= CACHE_LIMIT:
                 _layouts.clear()
             _layouts[key] = layout
-    if cacheable and key_dims is dims:  # not a list, which may change
+    if not XS_FREE_THREADED and cacheable and key_dims is dims:  # not a list, which may change
         _last = (dims, order, padded, layout)
     return layout
 
