@@ -2,11 +2,12 @@
 
 import threading
 
+import hypothesis.extra.numpy as npst
 import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import given
-from inputs import DTYPES, ORDERS, index_arrays
+from inputs import DTYPES, ORDERS, array_forms, index_arrays
 from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
 
@@ -860,3 +861,58 @@ def test_the_layout_cache_from_many_threads_at_once():
     for t in threads:
         t.join()
     assert errors == []
+
+
+# -- the general path's forms, property-tested against NumPy -------------------
+
+FORM_NAMES = ("C", "F", "strided", "byteswapped", "readonly")
+
+
+@st.composite
+def index_array_of(draw, shape, high, dtype=None):
+    """An index array of ``shape`` (an integer dtype, or bool), in one of
+    inputs.array_forms' memory forms, or as a list or a Python int."""
+    dtype = draw(st.sampled_from(DTYPES + (np.bool_,))) if dtype is None else dtype
+    n = int(np.prod(shape))
+    if dtype is np.bool_:
+        values = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    else:
+        values = draw(index_values(dtype, n, high))
+    values = values.reshape(shape)
+    forms = dict(array_forms(values))
+    # (an empty nested list is NumPy's SystemError: see test_numpy_empty_nested_list_...)
+    lists = ["list", "int"] if values.size or values.ndim < 2 else []
+    form = draw(st.sampled_from([f for f in FORM_NAMES if f in forms] + lists))
+    if form == "list":
+        return values.tolist()
+    if form == "int":
+        return values.flat[0].item() if n == 1 and values.ndim == 0 else values.tolist()
+    return forms[form]
+
+
+@st.composite
+def general_ravel_calls(draw):
+    """multi_index of broadcastable shapes in any memory form, dtype or
+    container; a mode once or per dimension; an order."""
+    spelled, dims, order = draw(dims_and_order())
+    shapes_ = draw(npst.mutually_broadcastable_shapes(num_shapes=len(dims), max_dims=3, max_side=3))
+    columns = [draw(index_array_of(shape, max(dims))) for shape in shapes_.input_shapes]
+    container = draw(st.sampled_from([tuple, list]))
+    mode = draw(st.one_of(st.sampled_from(MODES), st.tuples(*[st.sampled_from(MODES)] * len(dims))))
+    return container(columns), spelled, mode, order
+
+
+@given(general_ravel_calls())
+def test_ravel_of_any_form_agrees_with_numpy(call):
+    multi_index, dims, mode, order = call
+    assert_same(lambda: xs.ravel_multi_index(multi_index, dims, mode, order),
+                lambda: np.ravel_multi_index(multi_index, dims, mode, order))
+
+
+@given(dims_and_order(), st.data())
+def test_unravel_of_any_form_agrees_with_numpy(dims_order, data):
+    spelled, dims, order = dims_order
+    shape = data.draw(npst.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3))
+    indices = data.draw(index_array_of(shape, int(np.prod(dims))))
+    assert_same(lambda: xs.unravel_index(indices, spelled, order),
+                lambda: np.unravel_index(indices, spelled, order))
