@@ -356,6 +356,20 @@ DIMS2 = (3, 4)
         lambda f: f((0,) * 65, (1,) * 65),
         lambda f: f((1.0,) * 65, (1,) * 65),
         lambda f: f((0,) * 65, (1,) * 65, order=1),
+        # NumPy refuses order 'A'/'K' and dims past int64 after reading mode,
+        # and meets a negative dimension only after reading multi_index
+        lambda f: f((1, 1), (3, 4), mode=1.5, order="A"),
+        lambda f: f((1.0, 1), (3, 4), order="K"),
+        lambda f: f((1, 1), (2**62, 4), mode=1.5),
+        lambda f: f((1, 1), (2**62, 4), mode=("wrap",)),
+        lambda f: f((1, 1), (2**62, 4), mode=1.5, order="X"),
+        lambda f: f((1.0, 1), (3, -4)),
+        lambda f: f((1,), (3, -4)),
+        lambda f: f((1, 1), (3, -4), mode=1.5),
+        lambda f: f((1.0, 1), (2**62, -4)),
+        lambda f: f((1.0, 1), (-4, 2**62), order="F"),
+        lambda f: f((1.0, 1), (3.0, -4)),
+        lambda f: f((1.0,) * 64, (-1,) * 64),
     ],
 )
 def test_ravel_reads_arguments_as_numpy_does(call):
@@ -399,6 +413,16 @@ def test_ravel_reads_arguments_as_numpy_does(call):
         lambda f: f(0, (1,) * 65),
         lambda f: f(1.0, (1,) * 65),
         lambda f: f(0, (1,) * 65, order=1),
+        # NumPy refuses order 'A'/'K' after reading the indices, and meets a
+        # negative dimension only among them (unless the size is past int64)
+        lambda f: f(1.0, (3, 4), order="A"),
+        lambda f: f(1.0, (2**62, 4), order="A"),
+        lambda f: f(1.0, (3, -4)),
+        lambda f: f("1", (3, -4), order="k"),
+        lambda f: f(1.0, (1, -1)),
+        lambda f: f(1.0, (2**62, -4)),
+        lambda f: f(1.0, (0, -4)),
+        lambda f: f(1.0, (3, -4), order="X"),
     ],
 )
 def test_unravel_reads_arguments_as_numpy_does(call):
@@ -427,6 +451,21 @@ def test_numpy_wrong_dims_with_a_zero_and_a_product_beyond_int64_on_empty_input(
         np.ravel_multi_index(empty, (0, 2**62, 8))
     with pytest.raises(ValueError, match="dimensions are too large"):
         np.unravel_index(empty[0], (2**62, 8, 0))
+
+
+def test_numpy_negative_dims_are_refused_where_numpy_takes_them():
+    # NumPy never checks a dimension's sign: under 'wrap' and 'clip' it gives
+    # offsets for dims (-3,) ([1, 2] and [-4, -4] for indices [1, 5]), and
+    # it takes an empty batch. xlashape refuses negative dims (after what
+    # NumPy reads first: see test_ravel_reads_arguments_as_numpy_does).
+    for mode in ("wrap", "clip"):
+        with pytest.raises(ValueError, match="must not be < 0"):
+            xs.ravel_multi_index((np.array([1, 5]),), (-3,), mode=mode)
+    empty = np.array([], dtype=np.intp)
+    with pytest.raises(ValueError, match="must not be < 0"):
+        xs.ravel_multi_index((empty, empty), (3, -2))
+    with pytest.raises(ValueError, match="must not be < 0"):
+        xs.unravel_index(empty, (3, -2))
 
 
 def test_numpy_empty_nested_list_is_a_type_error_not_a_system_error():

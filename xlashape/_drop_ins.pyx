@@ -117,8 +117,11 @@ cdef bint _is_int_tuple(object value) noexcept:
     return True
 
 
-cdef _Layout _layout(object dims, object order, object padded):
-    """The layout of the arguments; the general path's errors for bad ones."""
+cdef _Layout _layout(object dims, object order, object padded, bint ravel, object first,
+                     object mode):
+    """The layout of the arguments; the general path's errors for bad ones,
+    or the error NumPy meets first in ``first`` (the multi_index or indices)
+    or ``mode`` for a bad one it refuses late."""
     global _last
     cdef tuple last
     if not XS_FREE_THREADED:
@@ -135,7 +138,11 @@ cdef _Layout _layout(object dims, object order, object padded):
     cdef _Layout layout = _layouts.get(key) if cacheable else None
     if layout is None:
         layout = _Layout.__new__(_Layout)
-        layout.shape = _general().new_shape(dims, order, padded)
+        try:
+            layout.shape = _general().new_shape(dims, order, padded)
+        except ValueError:
+            _general().raise_what_numpy_reads_first(ravel, dims, order, padded, first, mode)
+            raise
         layout.plan = layout.shape._plan
         if cacheable:
             if len(_layouts) >= CACHE_LIMIT:
@@ -409,12 +416,14 @@ def try_ravel_multi_index(multi_index, dims, mode="raise", order="C", *, padded_
     """ravel_multi_index's fast path alone: its result, or None where the
     call hands over to the general path (a form it does not take, or an
     error). For tests and benchmarks."""
-    return _ravel_fast(_layout(dims, order, padded_dims).plan, multi_index, mode, threads)
+    layout = _layout(dims, order, padded_dims, True, multi_index, mode)
+    return _ravel_fast(layout.plan, multi_index, mode, threads)
 
 
 def try_unravel_index(indices, shape, order="C", *, padded_dims=None, threads=None):
     """unravel_index's fast path alone, as try_ravel_multi_index."""
-    return _unravel_fast(_layout(shape, order, padded_dims).plan, indices, threads)
+    return _unravel_fast(_layout(shape, order, padded_dims, False, indices, None).plan, indices,
+                         threads)
 
 
 # -- the drop-ins ---------------------------------------------------------------------
@@ -471,7 +480,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
     >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
     np.int64(6)
     """
-    cdef _Layout layout = _layout(dims, order, padded_dims)
+    cdef _Layout layout = _layout(dims, order, padded_dims, True, multi_index, mode)
     if out is None:
         result = _ravel_fast(layout.plan, multi_index, mode, threads)
         if result is not None:
@@ -527,7 +536,7 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
       ...
     xlashape.errors.IndexOutOfBoundsError: ...padding...
     """
-    cdef _Layout layout = _layout(shape, order, padded_dims)
+    cdef _Layout layout = _layout(shape, order, padded_dims, False, indices, None)
     if out is None:
         result = _unravel_fast(layout.plan, indices, threads)
         if result is not None:

@@ -116,19 +116,67 @@ def _order(order: object) -> str | tuple[int, ...]:
     minor_to_major tuple."""
     if order is None:
         return "C"
+    letter = _letter(order)
+    if letter is None:
+        return _int_tuple(order, "order")
+    if letter in ("C", "F"):
+        return letter
+    if letter in ("A", "K"):
+        raise ValueError(f"only 'C' or 'F' order is permitted (got {order!r})")
+    raise ValueError(
+        f"order must be one of 'C', 'F', 'A', or 'K' (only 'C' or 'F' order is "
+        f"permitted), or a minor_to_major sequence; got {order!r}"
+    )
+
+
+def _letter(order: object) -> str | None:
+    """A str or bytes order upper-cased, as NumPy reads it; None otherwise."""
     if isinstance(order, bytes):
         order = order.decode("latin-1")
-    if isinstance(order, str):
-        letter = order.upper()
-        if letter in ("C", "F"):
-            return letter
-        if letter in ("A", "K"):
-            raise ValueError(f"only 'C' or 'F' order is permitted (got {order!r})")
-        raise ValueError(
-            f"order must be one of 'C', 'F', 'A', or 'K' (only 'C' or 'F' order is "
-            f"permitted), or a minor_to_major sequence; got {order!r}"
-        )
-    return _int_tuple(order, "order")
+    return order.upper() if isinstance(order, str) else None
+
+
+def raise_what_numpy_reads_first(
+    ravel: bool, dims: object, order: object, padded_dims: object, first: object, mode: object
+) -> None:
+    """After new_shape refused a call's dims or order with a ValueError that
+    NumPy raises only later in the call (order 'A' or 'K', a negative
+    dimension, a size past int64), raise the error NumPy meets first in the
+    arguments it reads before: for ravel_multi_index the rank limit and
+    ``mode``, then (for a negative dimension) ``first``, the multi_index; for
+    unravel_index ``first``, the indices. Returns if there is none."""
+    try:
+        sizes = _dims(dims)
+        letter = _letter(order)
+        if padded_dims is not None or (letter not in ("A", "K") and isinstance(_order(order), tuple)):
+            return  # refused as NumPy parses (or an argument NumPy has not)
+    except (TypeError, ValueError):
+        return
+    negative = min(sizes, default=0) < 0
+    try:
+        if ravel:
+            _check_ravel_rank(len(sizes))
+            _modes(mode, len(sizes))
+            strides_overflow = _size_overflows(sizes if letter == "F" else sizes[::-1])
+            if negative and letter not in ("A", "K") and not strides_overflow:
+                _columns(first, len(sizes))
+        elif (negative or letter in ("A", "K")) and not _size_overflows(sizes, stop_at_zero=True):
+            _indices(first, "indices")
+    except (TypeError, ValueError) as e:
+        raise e from None  # not "during handling of" the refusal it precedes
+
+
+def _size_overflows(sizes: Sequence[int], stop_at_zero: bool = False) -> bool:
+    """Whether NumPy's product of ``sizes``, in this order, overflows intp
+    (unravel_index's stops at a zero; ravel_multi_index's strides do not)."""
+    product = 1
+    for size in sizes:
+        if size == 0 and stop_at_zero:
+            return False
+        product *= size
+        if not -(2**63) <= product < 2**63:
+            return True
+    return stop_at_zero and product == -1  # unravel_index's "too large" sentinel
 
 
 def _is_sequence(value: object) -> bool:
@@ -262,11 +310,7 @@ def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
 def ravel_shaped(shape: Shape, multi_index: Any, mode: Any, out: Any, threads: Any) -> Any:
     """``ravel_multi_index`` of any ``multi_index`` into ``shape``."""
     rank = shape.rank
-    if rank > _MAX_RAVEL_RANK:
-        raise ValueError(
-            f"too many dimensions passed to ravel_multi_index: dims has {rank} entries; "
-            f"NumPy's ravel_multi_index takes at most {_MAX_RAVEL_RANK}"
-        )
+    _check_ravel_rank(rank)
     codes = _modes(mode, rank)
     if type(multi_index) is np.ndarray and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
@@ -304,6 +348,14 @@ def _priority_subtype(items: Any) -> type[np.ndarray] | None:
             if priority > best:
                 best, subtype = priority, type(item)
     return subtype
+
+
+def _check_ravel_rank(rank: int) -> None:
+    if rank > _MAX_RAVEL_RANK:
+        raise ValueError(
+            f"too many dimensions passed to ravel_multi_index: dims has {rank} entries; "
+            f"NumPy's ravel_multi_index takes at most {_MAX_RAVEL_RANK}"
+        )
 
 
 def _flat_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
