@@ -340,7 +340,12 @@ KERNEL_FORMS = {
     "bf16[37,131]{0,1:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
     # (the second tile splits a dimension's within-tile digits, rank 4)
     "f32[3,2,37,131]{3,2,1,0:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
+    "f32[5,13,37]{2,1,0:T(8,128)(2,1)}": "fast by dimension, 1 extra digits",
     "bf16[6000]{0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
+    # (ranks whose rows the vector levels ravel a vector at a time: 2, 3, 4, 8)
+    "bf16[3,1100]{1,0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
+    "bf16[2,3,5,1100]{3,2,1,0:T(1024)(128)(2,1)}": "fast by dimension, 2 extra digits",
+    "f32[2,1,3,1,2,3,11,131]{7,6,5,4,3,2,1,0:T(8,128)}": "fast by dimension, 0 extra digits",
     "f32[3,37,131]{2,1,0:T(8,128)(4,2)(2,1)}": "fast by terms",
     "f32[5,13,31]{2,1,0:T(3,5)}": "slots",
     "f32[7,11,31]{1,2,0:T(3)(2)}": "slots",
@@ -437,6 +442,25 @@ def test_int32_indices_into_buffers_past_2_31():
         assert xs.ravel(rows.astype(dtype), wide).tolist() == expected
     with pytest.raises(IndexOutOfBoundsError, match="index 4294967296 is out of bounds"):
         xs.ravel(np.array([[0, 0, 2**32]]), tiled("f32[3,7,300]{2,1,0:T(8,128)}"))  # not 0 mod 2**32
+
+
+@pytest.mark.parametrize("text", ["f32[3,5,70000,20000]{3,2,1,0:T(8,128)}",
+                                  "bf16[3,5,70000,20000]{3,2,1,0:T(8,128)(2,1)}"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_offsets_past_32_bits_at_every_level(level, text, dtype):
+    # 2.1e10 elements: strides past 32 bits, so the vector levels multiply
+    # in 64 bits; 1001 rows, so that the last ones take the row kernel.
+    shape = tiled(text)
+    rng = np.random.default_rng(7)
+    index = np.stack([rng.integers(0, d, 1001) for d in shape.dimensions], axis=1).astype(dtype)
+    expected = [reference.linear_index_of(shape, tuple(int(v) for v in r)) for r in index]
+    assert max(expected) >= 2**32
+    assert xs.ravel(index, shape).tolist() == expected
+    assert xs.unravel(np.array(expected), shape).tolist() == index.tolist()
+    index[517, 2] = 70000
+    index[900, 3] = -1
+    with pytest.raises(IndexOutOfBoundsError, match="index 70000 is out of bounds for dimension 2 .* at row 517"):
+        xs.ravel(index, shape)
 
 
 def reference_is_padding(shape: Shape, k: int, taken: set[int]) -> bool:

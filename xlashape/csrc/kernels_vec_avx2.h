@@ -61,12 +61,14 @@ static inline xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vo
                             ok);
 }
 
-/* -- int64 digits: acc | ((n >> shift) & mask) << weight, and ok less the
- * lanes where x >= limit (x and limit below 2**63) */
+/* -- int64 digits: ((n >> shift) & mask) << weight, acc | that, and ok less
+ * the lanes where x >= limit (x and limit below 2**63) */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+static inline xs_vi xs_vbits(xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
+    return _mm256_sllv_epi64(_mm256_and_si256(_mm256_srlv_epi64(n, shift), mask), weight);
+}
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm256_or_si256(acc, _mm256_sllv_epi64(_mm256_and_si256(_mm256_srlv_epi64(n, shift),
-                                                                    mask), weight));
+    return _mm256_or_si256(acc, xs_vbits(n, shift, mask, weight));
 }
 static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
     return _mm256_and_pd(ok, _mm256_castsi256_pd(_mm256_cmpgt_epi64(limit, x)));
@@ -158,21 +160,26 @@ static inline xs_vi xs_vload_i32(const int32_t *p) {
     return _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));
 }
 
-/* a * b modulo 2**64 (AVX2 multiplies 32x32->64 bits only). */
-static inline __m256i xs_vmul64(__m256i a, __m256i b) {
+/* a * b modulo 2**64 (AVX2 multiplies 32x32->64 bits only); ``narrow``:
+ * both fit in 32 bits. */
+static inline xs_vi xs_vmul(xs_vi a, xs_vi b, const int narrow) {
+    if (narrow) return _mm256_mul_epu32(a, b);
     __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b),
                                      _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
     return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
 }
+static inline xs_vi xs_vadd(xs_vi a, xs_vi b) { return _mm256_add_epi64(a, b); }
 
-static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
-                                  const int narrow, xs_vok *ok) {
+static inline void xs_vravel_check(const xs_vi *v, const int rank, const xs_vravel *t,
+                                   xs_vok *ok) {
     __m256i out = _mm256_setzero_si256();
-    for (int j = 0; j < rank; j++) {
+    for (int j = 0; j < rank; j++)
         out = _mm256_or_si256(out, _mm256_or_si256(v[j], _mm256_sub_epi64(t->extm1, v[j])));
-        v[j] = narrow ? _mm256_mul_epu32(v[j], t->stride) : xs_vmul64(v[j], t->stride);
-    }
     *ok = _mm256_andnot_pd(_mm256_castsi256_pd(out), *ok);
+}
+
+static inline xs_vi xs_vravel_rowsum(xs_vi *v, const int rank, const xs_vravel *t) {
+    (void)t;
     /* unpacklo + unpackhi of rows (a, b): a's and b's pair sums, by 128-bit lane */
     __m256i s0 = _mm256_add_epi64(_mm256_unpacklo_epi64(v[0], v[1]), _mm256_unpackhi_epi64(v[0], v[1]));
     if (rank == 2)  /* rows 0, 2, 1, 3 */
@@ -180,6 +187,13 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
     __m256i s1 = _mm256_add_epi64(_mm256_unpacklo_epi64(v[2], v[3]), _mm256_unpackhi_epi64(v[2], v[3]));
     return _mm256_add_epi64(_mm256_permute2x128_si256(s0, s1, 0x20),
                             _mm256_permute2x128_si256(s0, s1, 0x31));
+}
+
+static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
+                                  const int narrow, xs_vok *ok) {
+    xs_vravel_check(v, rank, t, ok);
+    for (int j = 0; j < rank; j++) v[j] = xs_vmul(v[j], t->stride, narrow);
+    return xs_vravel_rowsum(v, rank, t);
 }
 
 #endif

@@ -57,12 +57,14 @@ static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok
     return _mm512_cvtepi64_pd(xs_vload_ioffsets_i32(p, size, ok));
 }
 
-/* -- int64 digits: acc | ((n >> shift) & mask) << weight, and ok less the
- * lanes where x >= limit */
+/* -- int64 digits: ((n >> shift) & mask) << weight, acc | that, and ok less
+ * the lanes where x >= limit */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+static inline xs_vi xs_vbits(xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
+    return _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(n, shift), mask), weight);
+}
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm512_or_si512(acc, _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(n, shift),
-                                                                   mask), weight));
+    return _mm512_or_si512(acc, xs_vbits(n, shift, mask, weight));
 }
 static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
     return _mm512_mask_cmplt_epu64_mask(ok, x, limit);
@@ -192,17 +194,24 @@ static inline xs_vi xs_vload_i32(const int32_t *p) {
     return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
 }
 
-/* The offsets of 8 rows whose ``rank`` vectors ``v`` holds (consumed);
- * ``narrow``: every extent and stride fits in 32 bits, so that a 32x32-bit
- * product serves (a value that does not fit is out of range, and flagged). */
-static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
-                                  const int narrow, xs_vok *ok) {
+/* a * b modulo 2**64; ``narrow``: both fit in 32 bits. */
+static inline xs_vi xs_vmul(xs_vi a, xs_vi b, const int narrow) {
+    return narrow ? _mm512_mul_epu32(a, b) : _mm512_mullo_epi64(a, b);
+}
+static inline xs_vi xs_vadd(xs_vi a, xs_vi b) { return _mm512_add_epi64(a, b); }
+
+/* ok, less the rows of the ``rank`` vectors ``v`` with an element past its
+ * extent. */
+static inline void xs_vravel_check(const xs_vi *v, const int rank, const xs_vravel *t,
+                                   xs_vok *ok) {
     __mmask8 in = 0xFF;  /* checks of one vector of rows: independent of other vectors' */
-    for (int j = 0; j < rank; j++) {
-        in &= _mm512_cmplt_epu64_mask(v[j], t->ext[j]);
-        v[j] = narrow ? _mm512_mul_epu32(v[j], t->stride[j]) : _mm512_mullo_epi64(v[j], t->stride[j]);
-    }
+    for (int j = 0; j < rank; j++) in &= _mm512_cmplt_epu64_mask(v[j], t->ext[j]);
     *ok &= in;
+}
+
+/* The sums of the terms of each of 8 rows whose ``rank`` vectors ``v``
+ * holds (consumed), in row order. */
+static inline xs_vi xs_vravel_rowsum(xs_vi *v, const int rank, const xs_vravel *t) {
     if (rank == 3) {
         __m512i sum = _mm512_setzero_si512();
         for (int k = 0; k < 3; k++)
@@ -217,6 +226,16 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
             v[j] = _mm512_add_epi64(_mm512_permutex2var_epi64(v[2 * j], even, v[2 * j + 1]),
                                     _mm512_permutex2var_epi64(v[2 * j], odd, v[2 * j + 1]));
     return v[0];
+}
+
+/* The offsets of 8 rows whose ``rank`` vectors ``v`` holds (consumed);
+ * ``narrow``: every extent and stride fits in 32 bits, so that a 32x32-bit
+ * product serves (a value that does not fit is out of range, and flagged). */
+static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
+                                  const int narrow, xs_vok *ok) {
+    xs_vravel_check(v, rank, t, ok);
+    for (int j = 0; j < rank; j++) v[j] = xs_vmul(v[j], t->stride[j], narrow);
+    return xs_vravel_rowsum(v, rank, t);
 }
 
 #endif
