@@ -44,6 +44,63 @@ static inline uint64_t xs_tiled_div52(uint64_t v, uint64_t w, double inverse, ui
     return (uint64_t)q;
 }
 
+/* One term (v >> shift) * coef more for a dimension's share, merged with a
+ * term of the same shift; n: the terms so far (room for 2 * XS_TILED_EXTRA + 4). */
+static inline int xs_tiled_add_term(uint64_t *shift, uint64_t *coef, int n, uint64_t s,
+                                    uint64_t c) {
+    for (int p = 0; p < n; p++)
+        if (shift[p] == s) {
+            coef[p] += c;
+            return n;
+        }
+    shift[n] = s;
+    coef[n] = c;
+    return n + 1;
+}
+
+/* Dimension j's share of the offset under ravel by dimension (tiled.h's
+ * d_ and e_ fields), for any v below its extent, as (v << *weight) plus
+ * terms (v >> shift[p]) * coef[p], modulo 2**64: each within-tile digit
+ * ((v >> s) & (2**k - 1)) << w is (v >> s) * 2**w - (v >> (s + k)) *
+ * 2**(w + k), and the tile index is (v >> s) * stride. Terms of one shift
+ * merge (a digit's top with the next digit's bottom); the factor of shift
+ * 0 becomes the left shift where it is a power of two (a tiled dimension's
+ * lowest digit), and is otherwise 1 plus a term; a term that is 0 below
+ * the extent is left out. So T(8,128) takes a shift, a product and a
+ * shift per element. Returns the count of terms, or -1 where they are
+ * more than ``room``. */
+static inline int xs_tiled_dim_terms(const xs_tiled *t, int j, int room, uint64_t *weight,
+                                     uint64_t *shift, uint64_t *coef) {
+    uint64_t s[2 * XS_TILED_EXTRA + 4], c[2 * XS_TILED_EXTRA + 4];
+    int n = xs_tiled_add_term(s, c, 0, 0, 0);
+    const uint64_t low = t->d_mask[j] + 1;  /* 2**k; 1 where there is no low digit */
+    if (low > 1) {
+        n = xs_tiled_add_term(s, c, n, 0, (uint64_t)1 << t->d_weight[j]);
+        n = xs_tiled_add_term(s, c, n, (uint64_t)__builtin_ctzll(low),
+                              0 - (low << t->d_weight[j]));
+    }
+    for (int e = 0; e < t->d_extra; e++) {
+        if (t->e_dim[e] != j) continue;
+        uint64_t size = t->e_mask[e] + 1;
+        n = xs_tiled_add_term(s, c, n, (uint64_t)t->e_shift[e], (uint64_t)1 << t->e_weight[e]);
+        n = xs_tiled_add_term(s, c, n, (uint64_t)t->e_shift[e] + (uint64_t)__builtin_ctzll(size),
+                              0 - (size << t->e_weight[e]));
+    }
+    if (t->d_stride[j] != 0)
+        n = xs_tiled_add_term(s, c, n, (uint64_t)t->d_shift[j], t->d_stride[j]);
+    int pow2 = c[0] != 0 && (c[0] & (c[0] - 1)) == 0;
+    *weight = pow2 ? (uint64_t)__builtin_ctzll(c[0]) : 0;
+    c[0] -= (uint64_t)1 << *weight;
+    int m = 0;
+    for (int p = 0; p < n; p++) {
+        if (c[p] == 0 || ((t->extent[j] - 1) >> s[p]) == 0) continue;
+        if (m == room) return -1;
+        shift[m] = s[p];
+        coef[m++] = c[p];
+    }
+    return m;
+}
+
 typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
                                        ptrdiff_t);
 typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
@@ -361,60 +418,70 @@ static inline xs_vi XS_TLFN(xs_vpattern)(const uint64_t *by_dim, const int R, in
 /* Ravel by dimension at a vector level, for the ranks whose rows the level
  * reads a vector at a time (XS_VRAVEL): XS_VL rows as they lie in memory,
  * each element checked against its extent and turned in place into its
- * share of the offset, (v >> d_shift) * d_stride + ((v & d_mask) <<
- * d_weight) plus its extra digits (an extra's mask is 0 in the lanes of
- * other dimensions), and each row's shares summed as the untiled vector
- * ravel sums them (kernels_vec_*.h). P lane patterns serve every vector:
- * one where XS_VL is a multiple of R. A bad row sends the rows read so
- * far to the row kernel, which names it; the last rows take it too. */
+ * share of the offset, the sum of its dimension's terms of
+ * xs_tiled_dim_terms, and each row's shares summed as the untiled vector
+ * ravel sums them (kernels_vec_*.h). A term is a lane pattern of shifts and
+ * one of factors (the dimension of each lane's element picks its own); P
+ * patterns serve every vector, one where XS_VL is a multiple of R. A bad
+ * row sends the rows read so far to the row kernel, which names it; the
+ * last rows take it too. */
 #define XS_TILED_VRAVEL_DIMS(R, T, TN, E)                                           \
+enum { XS_TFN(xs_tiled_vpatterns##E, R, TN) = XS_VL % R == 0 ? 1 : R };            \
+static XS_ALWAYS_INLINE xs_vok XS_TFN(xs_tiled_vravel_loop##E, R, TN)(              \
+        const T *restrict rows, int64_t *restrict out, ptrdiff_t start, ptrdiff_t stop, \
+        const xs_vravel *base, xs_vi (*vshift)[XS_TFN(xs_tiled_vpatterns##E, R, TN)], \
+        xs_vi (*vcoef)[XS_TFN(xs_tiled_vpatterns##E, R, TN)], const int narrow) {  \
+    enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };                   \
+    xs_vok ok = xs_vok_all();                                                       \
+    for (ptrdiff_t i = start; i < stop; i += XS_VL) {                               \
+        xs_vi v[R];                                                                 \
+        for (int j = 0; j < R; j++) v[j] = XS_TCAT2(xs_vload_, TN)(rows + i * R + j * XS_VL); \
+        xs_vravel_check(v, R, base, &ok);                                           \
+        for (int j = 0; j < R; j++) {                                               \
+            const int k = j % P;                                                    \
+            xs_vi share = xs_vshl(v[j], vshift[0][k]);                              \
+            for (int p = 1; p < M; p++)                                             \
+                share = xs_vadd(share, xs_vmul(xs_vshr(v[j], vshift[p][k]), vcoef[p][k], narrow)); \
+            v[j] = share;                                                           \
+        }                                                                           \
+        xs_vstore(out + i, xs_vravel_rowsum(v, R, base));                           \
+    }                                                                               \
+    return ok;                                                                      \
+}                                                                                   \
+                                                                                    \
 static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,          \
                                                         const void *data,           \
                                                         int64_t *restrict out,      \
                                                         ptrdiff_t start, ptrdiff_t stop) { \
-    if (!XS_VRAVEL(R)) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, stop); \
-    enum { P = XS_VL % R == 0 ? 1 : R };                                            \
-    const T *restrict rows = (const T *)data;                                       \
-    uint64_t shift[R], weight[R], emask[E + 1][R];                                  \
-    int narrow = 1;                                                                 \
-    for (int j = 0; j < R; j++) {                                                   \
-        shift[j] = (uint64_t)t->d_shift[j];                                         \
-        weight[j] = (uint64_t)t->d_weight[j];                                       \
-        narrow &= t->extent[j] <= ((uint64_t)1 << 32) && t->d_stride[j] < ((uint64_t)1 << 32); \
-        for (int e = 0; e < E; e++) emask[e][j] = t->e_dim[e] == j ? t->e_mask[e] : 0; \
+    enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };  /* M: 1 + terms */ \
+    uint64_t shift[M][R], coef[M][R];                                               \
+    int narrow = 1;  /* factors and extents fit 32 bits */                          \
+    for (int j = 0; XS_VRAVEL(R) && j < R; j++) {  /* [0]: the left shift, then terms */ \
+        uint64_t s[M - 1], c[M - 1];                                                \
+        int n = xs_tiled_dim_terms(t, j, M - 1, &shift[0][j], s, c);                \
+        if (n < 0) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, stop); \
+        narrow &= t->extent[j] <= ((uint64_t)1 << 32);                              \
+        coef[0][j] = 0;                                                             \
+        for (int p = 1; p < M; p++) {                                               \
+            shift[p][j] = p <= n ? s[p - 1] : 0;                                    \
+            coef[p][j] = p <= n ? c[p - 1] : 0;                                     \
+            narrow &= coef[p][j] < ((uint64_t)1 << 32);                             \
+        }                                                                           \
     }                                                                               \
+    if (!XS_VRAVEL(R)) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, stop); \
     xs_vravel base;  /* the extents' patterns, and the row sums */                  \
     xs_vravel_init(&base, R, t->extent, t->d_stride);                               \
-    xs_vi vshift[P], vstride[P], vmask[P], vweight[P], vemask[E + 1][P];            \
-    xs_vi veshift[E + 1], veweight[E + 1];                                          \
-    for (int j = 0; j < P; j++) {                                                   \
-        vshift[j] = XS_TLFN(xs_vpattern)(shift, R, j);                              \
-        vstride[j] = XS_TLFN(xs_vpattern)(t->d_stride, R, j);                       \
-        vmask[j] = XS_TLFN(xs_vpattern)(t->d_mask, R, j);                           \
-        vweight[j] = XS_TLFN(xs_vpattern)(weight, R, j);                            \
-        for (int e = 0; e < E; e++) vemask[e][j] = XS_TLFN(xs_vpattern)(emask[e], R, j); \
-    }                                                                               \
-    for (int e = 0; e < E; e++) {                                                   \
-        veshift[e] = xs_vi_set((uint64_t)t->e_shift[e]);                            \
-        veweight[e] = xs_vi_set((uint64_t)t->e_weight[e]);                          \
-    }                                                                               \
-    const xs_vi none = xs_vi_set(0), all = xs_vi_set(~(uint64_t)0);                 \
-    xs_vok ok = xs_vok_all();                                                       \
-    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
-    for (ptrdiff_t i = start; i < vstop; i += XS_VL) {                              \
-        xs_vi v[R];                                                                 \
-        for (int j = 0; j < R; j++) v[j] = XS_TCAT2(xs_vload_, TN)(rows + i * R + j * XS_VL); \
-        xs_vravel_check(v, R, &base, &ok);                                          \
-        for (int j = 0; j < R; j++) {                                               \
-            const int k = j % P;                                                    \
-            xs_vi share = xs_vadd(xs_vmul(xs_vbits(v[j], vshift[k], all, none), vstride[k], narrow), \
-                                  xs_vbits(v[j], none, vmask[k], vweight[k]));      \
-            for (int e = 0; e < E; e++)                                             \
-                share = xs_vadd(share, xs_vbits(v[j], veshift[e], vemask[e][k], veweight[e])); \
-            v[j] = share;                                                           \
+    xs_vi vshift[M][P], vcoef[M][P];                                                \
+    for (int p = 0; p < M; p++)                                                     \
+        for (int k = 0; k < P; k++) {                                               \
+            vshift[p][k] = XS_TLFN(xs_vpattern)(shift[p], R, k);                    \
+            vcoef[p][k] = XS_TLFN(xs_vpattern)(coef[p], R, k);                      \
         }                                                                           \
-        xs_vstore(out + i, xs_vravel_rowsum(v, R, &base));                          \
-    }                                                                               \
+    const T *rows = (const T *)data;                                                \
+    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
+    xs_vok ok = narrow                                                              \
+        ? XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 1) \
+        : XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 0); \
     if (xs_vok_bad(ok)) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, vstop); \
     return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, vstop, stop);        \
 }
