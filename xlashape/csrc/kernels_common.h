@@ -11,8 +11,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define XS_ALWAYS_INLINE inline __attribute__((always_inline))
+/* Unroll the next loop over dimensions whole (up to rank 8), where the
+ * compiler would not on its own, so that values indexed by dimension stay
+ * in registers. */
+#define XS_UNROLL_DIMS _Pragma("GCC unroll 8")
 #else
 #define XS_ALWAYS_INLINE __forceinline
+#define XS_UNROLL_DIMS
 #define restrict __restrict
 #endif
 

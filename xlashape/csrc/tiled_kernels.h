@@ -356,6 +356,7 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
             xs_vi col[R];                                                           \
             if (bits) {  /* col[j]: an OR of dimension j's digits */                \
                 xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
+                XS_UNROLL_DIMS                                                      \
                 for (int j = 0, k = 0; j < R; j++) {                                \
                     xs_vi v = xs_vi_set(0);                                         \
                     for (int e = 0; e < count[j]; e++, k++)                         \
