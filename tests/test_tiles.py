@@ -459,7 +459,7 @@ def test_offsets_past_32_bits_at_every_level(level, text, dtype):
     assert xs.unravel(np.array(expected), shape).tolist() == index.tolist()
     index[517, 2] = 70000
     index[900, 3] = -1
-    with pytest.raises(IndexOutOfBoundsError, match="index 70000 is out of bounds for dimension 2 .* at row 517"):
+    with pytest.raises(IndexOutOfBoundsError, match=r"index 70000 is out of bounds for dimension 2 .* at row 517"):
         xs.ravel(index, shape)
 
 
