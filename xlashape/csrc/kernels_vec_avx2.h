@@ -37,9 +37,14 @@ static inline __m256i xs_vkeep_offsets(__m256i v, uint64_t size, xs_vok *ok) {
     return _mm256_and_si256(v, in);
 }
 
+/* int64 values in [0, 2**52) as doubles. */
+static inline xs_vd xs_vi_to_vd(xs_vi x) {
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_set1_epi64x(XS_TWO52_BITS))),
+                         _mm256_set1_pd(XS_TWO52));
+}
+
 static inline xs_vd xs_vwiden_offsets(__m256i v, uint64_t size, xs_vok *ok) {
-    __m256i bits = _mm256_or_si256(xs_vkeep_offsets(v, size, ok), _mm256_set1_epi64x(XS_TWO52_BITS));
-    return _mm256_sub_pd(_mm256_castsi256_pd(bits), _mm256_set1_pd(XS_TWO52));
+    return xs_vi_to_vd(xs_vkeep_offsets(v, size, ok));
 }
 
 static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {

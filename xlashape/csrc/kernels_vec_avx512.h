@@ -79,6 +79,9 @@ static inline xs_vd xs_vfloor_fma(xs_vd n, xs_vd rw, xs_vd hrw) {
 }
 static inline xs_vd xs_vfnmadd(xs_vd q, xs_vd w, xs_vd n) { return _mm512_fnmadd_pd(q, w, n); }
 
+/* int64 values in [0, 2**52) as doubles. */
+static inline xs_vd xs_vi_to_vd(xs_vi x) { return _mm512_cvtepi64_pd(x); }
+
 /* An integer-valued double below 2**52 as int64. */
 static inline xs_vi xs_vd_to_vi(xs_vd x) { return _mm512_cvtpd_epi64(x); }
 

@@ -101,6 +101,55 @@ static inline int xs_tiled_dim_terms(const xs_tiled *t, int j, int room, uint64_
     return m;
 }
 
+/* The split form of the fast form's unravel, for the vector levels: where
+ * the digits above the lowest ones whose extents are powers of two belong
+ * to distinct dimensions (T(8,128) or T(8,128)(2,1) on sizes that are not
+ * powers of two, say), the offset splits at bit ``bits``: the low digits
+ * are shifts and masks, and the high part holds at most one digit of each
+ * dimension, in mixed radix, as an untiled layout holds its indices. Slot
+ * k is the k-th high digit, most minor first, then the dimensions without
+ * one (of extent 1): its dimension, extent and weight (log2 of its
+ * divisor), and the low digits of its dimension (count[k] of them, in
+ * slot order: shift, mask and weight). */
+typedef struct {
+    int bits;
+    int dim[XS_TILED_MAX_RANK], weight[XS_TILED_MAX_RANK], count[XS_TILED_MAX_RANK];
+    uint64_t extent[XS_TILED_MAX_RANK];
+    int shift[XS_TILED_MAX_TERMS], low_weight[XS_TILED_MAX_TERMS];
+    uint64_t mask[XS_TILED_MAX_TERMS];
+} xs_tiled_split;
+
+/* Fill ``s`` for plan ``t``; 0 where the split form does not apply. */
+static inline int xs_tiled_split_init(const xs_tiled *t, xs_tiled_split *s) {
+    const int m = t->u_terms, r = t->rank;
+    int low = 0, slots = 0, e = 0, taken[XS_TILED_MAX_RANK] = {0};
+    s->bits = 0;
+    for (; low < m && t->u_pow2[low]; low++) s->bits += t->u_shift[low];
+    for (int k = low; k < m; k++, slots++) {
+        if (taken[t->u_dim[k]]++) return 0;
+        s->dim[slots] = t->u_dim[k];
+        s->extent[slots] = t->u_radix[k].divisor;
+        s->weight[slots] = t->u_weight[k];
+    }
+    for (int j = 0; j < r; j++)
+        if (!taken[j]) {
+            s->dim[slots] = j;
+            s->extent[slots] = 1;
+            s->weight[slots++] = 0;
+        }
+    for (int k = 0; k < r; k++) {
+        s->count[k] = 0;
+        for (int d = 0, shift = 0; d < low; shift += t->u_shift[d++]) {
+            if (t->u_dim[d] != s->dim[k]) continue;
+            s->shift[e] = shift;
+            s->mask[e] = t->u_radix[d].divisor - 1;
+            s->low_weight[e++] = t->u_weight[d];
+            s->count[k]++;
+        }
+    }
+    return 1;
+}
+
 typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
                                        ptrdiff_t);
 typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
@@ -296,11 +345,102 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
  * buffer holds at most XS_FLOOR_DIV_LIMIT elements), added into its
  * dimension's index times its power-of-two weight, exactly, in doubles
  * (into every index, times 0 for the others, so the indices stay in
- * registers).
+ * registers). Two forms take integer shifts and masks instead where they
+ * can: the digits by dimension (t->b_count), and the split form
+ * (xs_tiled_split), whose high part alone is divided, as under simple.
  * Rows go straight to a C-contiguous result of a rank the level transposes
  * and through xs_tiled_write otherwise; a block with a bad row is scanned
  * again with the row step, and the last rows take the block kernel. */
+/* The forms of the vector unravel, one loop each (xs_tiled_vblocks). */
+enum { XS_VFORM_GENERAL, XS_VFORM_SIMPLE, XS_VFORM_BITS, XS_VFORM_SPLIT };
+
 #define XS_TILED_VUNRAVEL(R, T, TN)                                                 \
+typedef struct {                                                                    \
+    xs_vd rw[XS_TILED_MAX_TERMS], hrw[XS_TILED_MAX_TERMS], w[XS_TILED_MAX_TERMS];   \
+    xs_vd scale[XS_TILED_MAX_TERMS][R], ext[R];  /* 0 but in the digit's dimension */ \
+    /* bits and split: each slot's (low) digits, the slot's extent, and its high */ \
+    /* digit's weight (split); slot k holds dimension slot_dim[k] */               \
+    xs_vi bshift[R][XS_TILED_MAX_TERMS], bmask[R][XS_TILED_MAX_TERMS];              \
+    xs_vi bweight[R][XS_TILED_MAX_TERMS], iext[R], hweight[R], split;               \
+    int count[R], slot_dim[R], m, direct;                                           \
+    xs_vrows rows;                                                                  \
+} XS_TFN(xs_tiled_vctx, R, TN);                                                     \
+                                                                                    \
+static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(                  \
+        const xs_tiled *t, const XS_TFN(xs_tiled_vctx, R, TN) *c, const T *linear,  \
+        char *out, ptrdiff_t step0, ptrdiff_t step1, ptrdiff_t start, ptrdiff_t vstop, \
+        const int form) {                                                           \
+    const int m = c->m;                                                             \
+    int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
+    for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
+        ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
+        xs_vok ok = xs_vok_all();                                                   \
+        for (ptrdiff_t i = 0; i < nb; i += XS_VL) {                                 \
+            xs_vi col[R];                                                           \
+            if (form == XS_VFORM_BITS || form == XS_VFORM_SPLIT) {                  \
+                /* col[j]: an OR of slot j's digits */                              \
+                xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
+                xs_vd high[R];                                                      \
+                if (form == XS_VFORM_SPLIT) {                                       \
+                    xs_vd h = xs_vi_to_vd(xs_vshr(n, c->split));                    \
+                    for (int k = 0; k < R - 1; k++) {                               \
+                        xs_vd q = xs_vfloor_fma(h, c->rw[k], c->hrw[k]);            \
+                        high[k] = xs_vfnmadd(q, c->w[k], h);                        \
+                        h = q;                                                      \
+                    }                                                               \
+                    high[R - 1] = h;                                                \
+                }                                                                   \
+                XS_UNROLL_DIMS                                                      \
+                for (int j = 0; j < R; j++) {                                       \
+                    xs_vi v = form == XS_VFORM_SPLIT                                \
+                        ? xs_vshl(xs_vd_to_vi(high[j]), c->hweight[j]) : xs_vi_set(0); \
+                    for (int e = 0; e < c->count[j]; e++)                           \
+                        v = xs_vdigit(v, n, c->bshift[j][e], c->bmask[j][e], c->bweight[j][e]); \
+                    ok = xs_vok_below_i(ok, v, c->iext[j]);                         \
+                    col[j] = v;                                                     \
+                }                                                                   \
+            } else {                                                                \
+                xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
+                xs_vd value[R];                                                     \
+                if (form == XS_VFORM_SIMPLE) {  /* value[k]: digit k */             \
+                    for (int k = 0; k < R - 1; k++) {                               \
+                        xs_vd q = xs_vfloor_fma(n, c->rw[k], c->hrw[k]);            \
+                        value[k] = xs_vfnmadd(q, c->w[k], n);                       \
+                        n = q;                                                      \
+                    }                                                               \
+                    value[R - 1] = n;                                               \
+                } else {                                                            \
+                    for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);          \
+                    for (int k = 0; k < m - 1; k++) {                               \
+                        xs_vd q = xs_vfloor_fma(n, c->rw[k], c->hrw[k]);            \
+                        xs_vd r = xs_vfnmadd(q, c->w[k], n);                        \
+                        for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, c->scale[k][j], value[j]); \
+                        n = q;                                                      \
+                    }                                                               \
+                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, c->scale[m - 1][j], value[j]); \
+                }                                                                   \
+                for (int j = 0; j < R; j++) {                                       \
+                    ok = xs_vok_below(ok, value[j], c->ext[j]);                     \
+                    col[j] = xs_vd_to_vi(value[j]);                                 \
+                }                                                                   \
+            }                                                                       \
+            if (c->direct)                                                          \
+                xs_vstore_rows((int64_t *)out + (b + i) * R, col, R, &c->rows);     \
+            else                                                                    \
+                for (int j = 0; j < R; j++) xs_vstore(pos[c->slot_dim[j]] + i, col[j]); \
+        }                                                                           \
+        if (xs_vok_bad(ok)) {                                                       \
+            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
+            for (ptrdiff_t r = 0; r < nb; r++)                                      \
+                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
+        }                                                                           \
+        if (!c->direct)                                                             \
+            XS_TLFN(xs_tiled_write)((const uint64_t *)pos[0], XS_TILED_BLOCK, R, out, step0, \
+                                    step1, b, nb);                                  \
+    }                                                                               \
+    return -1;                                                                      \
+}                                                                                   \
+                                                                                    \
 static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void *data, \
                                                   char *out, ptrdiff_t step0,       \
                                                   ptrdiff_t step1, ptrdiff_t start, \
@@ -308,101 +448,62 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
     const T *linear = (const T *)data;                                              \
     if (t->size > XS_FLOOR_DIV_LIMIT)                                               \
         return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
-    const int m = t->u_terms;                                                       \
-    xs_vd rw[XS_TILED_MAX_TERMS], hrw[XS_TILED_MAX_TERMS], w[XS_TILED_MAX_TERMS];   \
-    xs_vd scale[XS_TILED_MAX_TERMS][R], ext[R];  /* 0 but in the digit's dimension */ \
-    int position[R];  /* u_simple: the digit of each dimension; else the identity */ \
+    XS_TFN(xs_tiled_vctx, R, TN) c;                                                 \
+    const int m = c.m = t->u_terms;                                                 \
     for (int k = 0; k < m; k++) {                                                   \
         double extent = (double)t->u_radix[k].divisor;                              \
-        rw[k] = xs_vd_set(1.0 / extent);                                            \
-        hrw[k] = xs_vd_set(0.5 / extent);                                           \
-        w[k] = xs_vd_set(extent);                                                   \
+        c.rw[k] = xs_vd_set(1.0 / extent);                                          \
+        c.hrw[k] = xs_vd_set(0.5 / extent);                                         \
+        c.w[k] = xs_vd_set(extent);                                                 \
         for (int j = 0; j < R; j++)                                                 \
-            scale[k][j] = xs_vd_set(j == t->u_dim[k] ? -(double)((uint64_t)1 << t->u_weight[k]) : 0.0); \
+            c.scale[k][j] = xs_vd_set(j == t->u_dim[k] ? -(double)((uint64_t)1 << t->u_weight[k]) : 0.0); \
     }                                                                               \
-    const int bits = t->b_count != NULL;  /* the digits by dimension */             \
-    const int simple = t->u_simple && !bits;                                        \
-    xs_vi bshift[XS_TILED_MAX_TERMS], bmask[XS_TILED_MAX_TERMS], bweight[XS_TILED_MAX_TERMS];\
-    xs_vi iext[R];                                                                  \
-    int count[R];                                                                   \
-    for (int k = 0; bits && k < m; k++) {                                           \
-        bshift[k] = xs_vi_set((uint64_t)t->b_shift[k]);                             \
-        bmask[k] = xs_vi_set(t->b_mask[k]);                                         \
-        bweight[k] = xs_vi_set((uint64_t)t->b_weight[k]);                           \
-    }                                                                               \
-    for (int j = 0; j < R; j++) {                                                   \
-        iext[j] = xs_vi_set(t->extent[j]);                                          \
-        count[j] = bits ? t->b_count[j] : 0;                                        \
-    }                                                                               \
-    for (int j = 0; j < R; j++) {                                                   \
-        position[j] = j;                                                            \
-        ext[j] = xs_vd_set((double)t->extent[j]);                                   \
-    }                                                                               \
-    if (simple)                                                                     \
-        for (int k = 0; k < R; k++) {                                               \
-            position[t->u_dim[k]] = k;                                              \
-            ext[k] = xs_vd_set((double)t->extent[t->u_dim[k]]);                     \
+    xs_tiled_split sp = {0};                                                        \
+    const int form = t->b_count != NULL ? XS_VFORM_BITS                             \
+                   : t->u_simple ? XS_VFORM_SIMPLE                                  \
+                   : xs_tiled_split_init(t, &sp) ? XS_VFORM_SPLIT : XS_VFORM_GENERAL; \
+    const int bits = form == XS_VFORM_BITS, split = form == XS_VFORM_SPLIT;        \
+    int position[R];  /* the slot of each dimension */                              \
+    c.split = xs_vi_set((uint64_t)sp.bits);                                         \
+    for (int k = 0, e = 0; (bits || split) && k < R; k++)                           \
+        for (int d = 0; d < (bits ? t->b_count[k] : sp.count[k]); d++, e++) {      \
+            c.bshift[k][d] = xs_vi_set((uint64_t)(split ? sp.shift[e] : t->b_shift[e])); \
+            c.bmask[k][d] = xs_vi_set(split ? sp.mask[e] : t->b_mask[e]);           \
+            c.bweight[k][d] = xs_vi_set((uint64_t)(split ? sp.low_weight[e] : t->b_weight[e])); \
         }                                                                           \
-    const int direct = XS_VROWS(R) && step0 == R * (ptrdiff_t)sizeof(int64_t) &&   \
-                       step1 == sizeof(int64_t);                                    \
-    xs_vrows rows;                                                                  \
-    if (direct) xs_vrows_init(&rows, R, position);                                  \
-    int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
+    for (int k = 0; k < R; k++) {                                                   \
+        int d = c.slot_dim[k] = split ? sp.dim[k] : form == XS_VFORM_SIMPLE ? t->u_dim[k] : k; \
+        c.iext[k] = xs_vi_set(t->extent[d]);                                        \
+        c.ext[k] = xs_vd_set((double)t->extent[d]);                                 \
+        position[d] = k;                                                            \
+        c.count[k] = bits ? t->b_count[k] : split ? sp.count[k] : 0;                \
+        c.hweight[k] = xs_vi_set((uint64_t)sp.weight[k]);                           \
+        if (split) {  /* the high part's mixed radix, as under simple */            \
+            double extent = (double)sp.extent[k];                                   \
+            c.rw[k] = xs_vd_set(1.0 / extent);                                      \
+            c.hrw[k] = xs_vd_set(0.5 / extent);                                     \
+            c.w[k] = xs_vd_set(extent);                                             \
+        }                                                                           \
+    }                                                                               \
+    c.direct = XS_VROWS(R) && step0 == R * (ptrdiff_t)sizeof(int64_t) &&           \
+               step1 == sizeof(int64_t);                                            \
+    xs_vrows_init(&c.rows, R, position);                                            \
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
-    for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
-        ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
-        xs_vok ok = xs_vok_all();                                                   \
-        for (ptrdiff_t i = 0; i < nb; i += XS_VL) {                                 \
-            xs_vi col[R];                                                           \
-            if (bits) {  /* col[j]: an OR of dimension j's digits */                \
-                xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
-                XS_UNROLL_DIMS                                                      \
-                for (int j = 0, k = 0; j < R; j++) {                                \
-                    xs_vi v = xs_vi_set(0);                                         \
-                    for (int e = 0; e < count[j]; e++, k++)                         \
-                        v = xs_vdigit(v, n, bshift[k], bmask[k], bweight[k]);       \
-                    ok = xs_vok_below_i(ok, v, iext[j]);                            \
-                    col[j] = v;                                                     \
-                }                                                                   \
-            } else {                                                                \
-                xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
-                xs_vd value[R];                                                     \
-                if (simple) {  /* value[k]: digit k, the index of dimension u_dim[k] */ \
-                    for (int k = 0; k < R - 1; k++) {                               \
-                        xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                  \
-                        value[k] = xs_vfnmadd(q, w[k], n);                          \
-                        n = q;                                                      \
-                    }                                                               \
-                    value[R - 1] = n;                                               \
-                } else {                                                            \
-                    for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);          \
-                    for (int k = 0; k < m - 1; k++) {                               \
-                        xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);                  \
-                        xs_vd r = xs_vfnmadd(q, w[k], n);                           \
-                        for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, scale[k][j], value[j]); \
-                        n = q;                                                      \
-                    }                                                               \
-                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, scale[m - 1][j], value[j]); \
-                }                                                                   \
-                for (int j = 0; j < R; j++) {                                       \
-                    ok = xs_vok_below(ok, value[j], ext[j]);                        \
-                    col[j] = xs_vd_to_vi(value[j]);                                 \
-                }                                                                   \
-            }                                                                       \
-            if (direct)                                                             \
-                xs_vstore_rows((int64_t *)out + (b + i) * R, col, R, &rows);        \
-            else                                                                    \
-                for (int j = 0; j < R; j++) xs_vstore(pos[simple ? t->u_dim[j] : j] + i, col[j]); \
-        }                                                                           \
-        if (xs_vok_bad(ok)) {                                                       \
-            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
-            for (ptrdiff_t r = 0; r < nb; r++)                                      \
-                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
-        }                                                                           \
-        if (!direct)                                                                \
-            XS_TLFN(xs_tiled_write)((const uint64_t *)pos[0], XS_TILED_BLOCK, R, out, step0, \
-                                    step1, b, nb);                                  \
+    ptrdiff_t bad;                                                                  \
+    switch (form) {                                                                 \
+    case XS_VFORM_BITS:                                                             \
+        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_BITS); \
+        break;                                                                      \
+    case XS_VFORM_SPLIT:                                                            \
+        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SPLIT); \
+        break;                                                                      \
+    case XS_VFORM_SIMPLE:                                                           \
+        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SIMPLE); \
+        break;                                                                      \
+    default:                                                                        \
+        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_GENERAL); \
     }                                                                               \
+    if (bad >= 0) return bad;                                                       \
     return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, vstop, stop); \
 }
 #define XS_TILED_UNRAVEL_ENTRY xs_tiled_vunravel
