@@ -481,7 +481,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     header = (
         "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
         "| copy spread | dtype | level | numba M/s | without out= M/s "
-        "| without out=, no reuse M/s |"
+        "| without out=, no reuse M/s | time / row-major |"
     )
     assert header in result.stdout.splitlines()
     rows = [line for line in result.stdout.splitlines() if line.startswith(("| ravel", "| unravel"))]
@@ -501,6 +501,13 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
         assert [c.strip() for c in cells[:4]] == [case["op"], case["layout"], f"{case['n']:.0e}", str(case["threads"])]
         assert float(cells[4]) == pytest.approx(case["n"] / case["xlashape_s"] / 1e6, abs=0.5)
         assert float(cells[6].strip(" x")) == pytest.approx(case["speedup"], abs=0.05)
+        # Tiled cases time the untiled call beside their own.
+        if case["layout"] == "tiled":
+            ratio = case["tiled_beside_row_major_s"] / case["row_major_s"]
+            assert case["row_major_ratio"] == pytest.approx(ratio)
+            assert float(cells[14]) == pytest.approx(ratio, abs=0.005)
+        else:
+            assert cells[14].strip() == "-" and "row_major_s" not in case
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
     # The drop-ins against NumPy's functions, one multi-index and 10^3.
     assert [(d["op"], d["n"]) for d in record["drop_ins"]] == [

@@ -12,7 +12,10 @@ result (the result cache then hands the freed memory to the next call),
 and once with the cache emptied first, as when every earlier result is
 still alive (fresh memory, page faults and all). Each figure is a median over
 rounds; the copy ratio also gives its spread (25th-75th percentile over
-rounds). Only ratios measured in the same run are reported.
+rounds). A tiled case also times its call and the same call on the untiled
+(row-major) layout, the two alone taking turns: "time / row-major" is the
+tiled layout's cost.
+Only ratios measured in the same run are reported.
 """
 
 from __future__ import annotations
@@ -319,6 +322,17 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
                       numpy_meps=case.n / best / 1e6, speedup=best / ours)
     if "numba" in median:
         record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
+    if case.layout == "tiled":
+        # The same call on the untiled layout, the two alone taking turns:
+        # beside the calls above (those that allocate, above all) the
+        # untiled one measured up to 2x slower than alone (10^5 unravel).
+        untiled = dataclasses.replace(case, layout="row-major")
+        pair = interleaved_times({"tiled": calls["xlashape"],
+                                  "row-major": xlashape_call(untiled, make_case_data(untiled), threads)},
+                                 min_time, min_repeats)
+        tiled_s, row_major_s = (statistics.median(pair[name]) for name in ("tiled", "row-major"))
+        record.update(tiled_beside_row_major_s=tiled_s, row_major_s=row_major_s,
+                      row_major_ratio=tiled_s / row_major_s)
     if no_out:
         fresh = median["xlashape without out="]
         record.update(no_out_s=fresh, no_out_meps=case.n / fresh / 1e6, no_out_fraction=ours / fresh)
@@ -355,13 +369,14 @@ def machine() -> dict[str, Any]:
 
 HEADER = (
     "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
-    "| copy spread | dtype | level | numba M/s | without out= M/s | without out=, no reuse M/s |"
+    "| copy spread | dtype | level | numba M/s | without out= M/s | without out=, no reuse M/s "
+    "| time / row-major |"
 )
 
 
 def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
                  drop_ins: Sequence[dict[str, Any]] = ()) -> str:
-    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
+    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     for r in records:
         low, high = r["copy_fraction_spread"]
         numpy_meps = f"{r['numpy_meps']:.0f}" if "numpy_meps" in r else "-"
@@ -369,11 +384,12 @@ def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
         numba = f"{r['numba_meps']:.0f}" if "numba_meps" in r else "-"
         fresh = f"{r['no_out_meps']:.0f}" if "no_out_meps" in r else "-"
         unused = f"{r['no_reuse_meps']:.0f}" if "no_reuse_meps" in r else "-"
+        untiled = f"{r['row_major_ratio']:.2f}" if "row_major_ratio" in r else "-"
         lines.append(
             f"| {r['op']} | {r['layout']} | {r['n']:.0e} | {r['threads']} | "
             f"{r['xlashape_meps']:.0f} | {numpy_meps} | {speedup} | "
             f"{r['copy_fraction']:.2f} | {low:.2f}-{high:.2f} | {r['dtype']} | {r['level']} | "
-            f"{numba} | {fresh} | {unused} |"
+            f"{numba} | {fresh} | {unused} | {untiled} |"
         )
     lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
     for s in scalars:
