@@ -463,6 +463,82 @@ def test_offsets_past_32_bits_at_every_level(level, text, dtype):
         xs.ravel(index, shape)
 
 
+# Tilings as TPUs use them and random ones, on sizes past the tiles or
+# within them: every vector kernel form (ravel by dimension in registers at
+# ranks 2, 3, 4 and 8; unravel by digits, split and simple) at every level,
+# batches long enough for the vector loops and their tails, a bad row or
+# offset anywhere in them. (The property tests above run at the default
+# level only, and name padding at row 1 of 2, where no vector loop runs.)
+TPU_TILES = (
+    [(8, 128)],
+    [(8, 128), (2, 1)],
+    [(1024,), (128,), (2, 1)],
+    [(2, 128), (2, 1)],
+    [(8, 128), (4, 2), (2, 1)],
+)
+
+
+@st.composite
+def tiled_batches(draw):
+    """A tiled Shape of at most 4000 elements, and a batch: rows picked
+    from its elements and the position of a bad one."""
+    rank = draw(st.sampled_from([1, 2, 3, 4, 5, 8]))
+    dims = draw(st.lists(st.sampled_from([1, 1, 2, 3, 5, 8, 13, 37, 131, 300]), min_size=rank, max_size=rank))
+    for j in range(rank):
+        if math.prod(dims) > 4000:
+            dims[j] = min(dims[j], 3)
+    m2m = draw(st.permutations(range(rank)))
+    random_tiles = st.lists(
+        st.lists(st.sampled_from([1, 2, 4, 8, 16, 128]), min_size=1, max_size=min(rank, 3)), min_size=1, max_size=3
+    )
+    tiles = draw(st.sampled_from(TPU_TILES) | random_tiles)
+    n = draw(st.integers(1, 600))
+    picks = draw(st.lists(st.integers(0, 2**32), min_size=n, max_size=n))
+    return Shape("f32", dims, Layout(m2m, tiles=tiles)), picks, draw(st.integers(0, n - 1))
+
+
+@given(tiled_batches())
+def test_random_tilings_and_bad_rows_at_every_level(case):
+    shape, picks, bad = case
+    index = all_multi_indices(shape)
+    expected = np.array([reference.linear_index_of(shape, tuple(r)) for r in index], dtype=np.int64)
+    if not len(expected):
+        return
+    pick = np.array(picks) % len(expected)
+    rows, linear = index[pick], expected[pick]
+    free = np.ones(shape.buffer_size, dtype=bool)
+    free[expected] = False
+    pads = np.flatnonzero(free)  # every offset no element takes lies on tile padding
+    j = bad % shape.rank
+    previous = xs.cpu.set_cpu_level(LEVELS[0])
+    try:
+        for level in LEVELS:
+            xs.cpu.set_cpu_level(level)
+            for dtype in (np.int64, np.int32):
+                assert xs.ravel(rows.astype(dtype), shape).tolist() == linear.tolist(), level
+                assert xs.unravel(linear.astype(dtype), shape).tolist() == rows.tolist(), level
+                strided = np.empty((len(rows), 2 * shape.rank), dtype=np.int64)[:, ::2]
+                assert xs.unravel(linear.astype(dtype), shape, out=strided).tolist() == rows.tolist(), level
+                # the bad row alone (only the vector check can see it), then
+                # with more after it (the first is named)
+                wrong = rows.astype(dtype)
+                wrong[bad, j] = shape.dimensions[j] if bad % 2 else -1
+                for _ in range(2):
+                    with pytest.raises(IndexOutOfBoundsError, match=rf"dimension {j} .* at row {bad} "):
+                        xs.ravel(wrong, shape)
+                    wrong[bad + 1 :, 0] = -1
+                if len(pads):
+                    pad = int(pads[bad % len(pads)])
+                    wrong = linear.astype(dtype)
+                    wrong[bad] = pad
+                    for _ in range(2):
+                        with pytest.raises(IndexOutOfBoundsError, match=f"linear index {pad} at row {bad} .*tile padding"):
+                            xs.unravel(wrong, shape)
+                        wrong[bad + 1 :] = shape.buffer_size
+    finally:
+        xs.cpu.set_cpu_level(previous)
+
+
 def reference_is_padding(shape: Shape, k: int, taken: set[int]) -> bool:
     if k in taken:
         return False
