@@ -351,6 +351,19 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
  * Rows go straight to a C-contiguous result of a rank the level transposes
  * and through xs_tiled_write otherwise; a block with a bad row is scanned
  * again with the row step, and the last rows take the block kernel. */
+/* The R digits of n in mixed radix (digit k's extent: w[k], with rw[k] =
+ * 1 / w[k] and hrw[k] = rw[k] / 2), most minor first; the last takes what
+ * is left. */
+static XS_ALWAYS_INLINE void XS_TLFN(xs_vradix)(xs_vd n, const xs_vd *rw, const xs_vd *hrw,
+                                                const xs_vd *w, const int R, xs_vd *digit) {
+    for (int k = 0; k < R - 1; k++) {
+        xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);
+        digit[k] = xs_vfnmadd(q, w[k], n);
+        n = q;
+    }
+    digit[R - 1] = n;
+}
+
 /* The forms of the vector unravel, one loop each (xs_tiled_vblocks). */
 enum { XS_VFORM_GENERAL, XS_VFORM_SIMPLE, XS_VFORM_BITS, XS_VFORM_SPLIT };
 
@@ -381,15 +394,8 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
                 /* col[j]: an OR of slot j's digits */                              \
                 xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
                 xs_vd high[R];                                                      \
-                if (form == XS_VFORM_SPLIT) {                                       \
-                    xs_vd h = xs_vi_to_vd(xs_vshr(n, c->split));                    \
-                    for (int k = 0; k < R - 1; k++) {                               \
-                        xs_vd q = xs_vfloor_fma(h, c->rw[k], c->hrw[k]);            \
-                        high[k] = xs_vfnmadd(q, c->w[k], h);                        \
-                        h = q;                                                      \
-                    }                                                               \
-                    high[R - 1] = h;                                                \
-                }                                                                   \
+                if (form == XS_VFORM_SPLIT)                                         \
+                    XS_TLFN(xs_vradix)(xs_vi_to_vd(xs_vshr(n, c->split)), c->rw, c->hrw, c->w, R, high); \
                 XS_UNROLL_DIMS                                                      \
                 for (int j = 0; j < R; j++) {                                       \
                     xs_vi v = form == XS_VFORM_SPLIT                                \
@@ -403,12 +409,7 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
                 xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
                 xs_vd value[R];                                                     \
                 if (form == XS_VFORM_SIMPLE) {  /* value[k]: digit k */             \
-                    for (int k = 0; k < R - 1; k++) {                               \
-                        xs_vd q = xs_vfloor_fma(n, c->rw[k], c->hrw[k]);            \
-                        value[k] = xs_vfnmadd(q, c->w[k], n);                       \
-                        n = q;                                                      \
-                    }                                                               \
-                    value[R - 1] = n;                                               \
+                    XS_TLFN(xs_vradix)(n, c->rw, c->hrw, c->w, R, value);           \
                 } else {                                                            \
                     for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);          \
                     for (int k = 0; k < m - 1; k++) {                               \
