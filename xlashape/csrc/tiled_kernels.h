@@ -340,14 +340,14 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *
 
 #ifdef XS_VL
 /* The fast form's unravel at a vector level, XS_VL rows at a time in
- * registers (in the untiled vector kernel's form, kernels_impl.h): each
- * digit by the division of kernels_common.h with no correction step (the
- * buffer holds at most XS_FLOOR_DIV_LIMIT elements), added into its
- * dimension's index times its power-of-two weight, exactly, in doubles
- * (into every index, times 0 for the others, so the indices stay in
- * registers). Two forms take integer shifts and masks instead where they
- * can: the digits by dimension (t->b_count), and the split form
- * (xs_tiled_split), whose high part alone is divided, as under simple.
+ * registers (in the untiled vector kernel's form, kernels_impl.h), in one
+ * of three forms: the digits by dimension (t->b_count), each a shift and a
+ * mask; simple (t->u_simple: one digit per dimension, as under a padded
+ * layout), each digit by the division of kernels_common.h with no
+ * correction step (the buffer holds at most XS_FLOOR_DIV_LIMIT elements);
+ * and split (xs_tiled_split), shifts and masks for the low digits and that
+ * division for the high part. Every fast form has one of them: its
+ * within-tile digits are powers of two, below every tile index.
  * Rows go straight to a C-contiguous result of a rank the level transposes
  * and through xs_tiled_write otherwise; a block with a bad row is scanned
  * again with the row step, and the last rows take the block kernel. */
@@ -365,17 +365,16 @@ static XS_ALWAYS_INLINE void XS_TLFN(xs_vradix)(xs_vd n, const xs_vd *rw, const 
 }
 
 /* The forms of the vector unravel, one loop each (xs_tiled_vblocks). */
-enum { XS_VFORM_GENERAL, XS_VFORM_SIMPLE, XS_VFORM_BITS, XS_VFORM_SPLIT };
+enum { XS_VFORM_SIMPLE, XS_VFORM_BITS, XS_VFORM_SPLIT };
 
 #define XS_TILED_VUNRAVEL(R, T, TN)                                                 \
 typedef struct {                                                                    \
-    xs_vd rw[XS_TILED_MAX_TERMS], hrw[XS_TILED_MAX_TERMS], w[XS_TILED_MAX_TERMS];   \
-    xs_vd scale[XS_TILED_MAX_TERMS][R], ext[R];  /* 0 but in the digit's dimension */ \
+    xs_vd rw[R], hrw[R], w[R], ext[R];  /* simple and split: the divisions */       \
     /* bits and split: each slot's (low) digits, the slot's extent, and its high */ \
     /* digit's weight (split); slot k holds dimension slot_dim[k] */               \
     xs_vi bshift[R][XS_TILED_MAX_TERMS], bmask[R][XS_TILED_MAX_TERMS];              \
     xs_vi bweight[R][XS_TILED_MAX_TERMS], iext[R], hweight[R], split;               \
-    int count[R], slot_dim[R], m, direct;                                           \
+    int count[R], slot_dim[R], direct;                                              \
     xs_vrows rows;                                                                  \
 } XS_TFN(xs_tiled_vctx, R, TN);                                                     \
                                                                                     \
@@ -383,7 +382,6 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
         const xs_tiled *t, const XS_TFN(xs_tiled_vctx, R, TN) *c, const T *linear,  \
         char *out, ptrdiff_t step0, ptrdiff_t step1, ptrdiff_t start, ptrdiff_t vstop, \
         const int form) {                                                           \
-    const int m = c->m;                                                             \
     int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
     for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
         ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
@@ -408,18 +406,7 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
             } else {                                                                \
                 xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
                 xs_vd value[R];                                                     \
-                if (form == XS_VFORM_SIMPLE) {  /* value[k]: digit k */             \
-                    XS_TLFN(xs_vradix)(n, c->rw, c->hrw, c->w, R, value);           \
-                } else {                                                            \
-                    for (int j = 0; j < R; j++) value[j] = xs_vd_set(0.0);          \
-                    for (int k = 0; k < m - 1; k++) {                               \
-                        xs_vd q = xs_vfloor_fma(n, c->rw[k], c->hrw[k]);            \
-                        xs_vd r = xs_vfnmadd(q, c->w[k], n);                        \
-                        for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(r, c->scale[k][j], value[j]); \
-                        n = q;                                                      \
-                    }                                                               \
-                    for (int j = 0; j < R; j++) value[j] = xs_vfnmadd(n, c->scale[m - 1][j], value[j]); \
-                }                                                                   \
+                XS_TLFN(xs_vradix)(n, c->rw, c->hrw, c->w, R, value);  /* digit k */ \
                 for (int j = 0; j < R; j++) {                                       \
                     ok = xs_vok_below(ok, value[j], c->ext[j]);                     \
                     col[j] = xs_vd_to_vi(value[j]);                                 \
@@ -449,20 +436,13 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
     const T *linear = (const T *)data;                                              \
     if (t->size > XS_FLOOR_DIV_LIMIT)                                               \
         return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
-    XS_TFN(xs_tiled_vctx, R, TN) c;                                                 \
-    const int m = c.m = t->u_terms;                                                 \
-    for (int k = 0; k < m; k++) {                                                   \
-        double extent = (double)t->u_radix[k].divisor;                              \
-        c.rw[k] = xs_vd_set(1.0 / extent);                                          \
-        c.hrw[k] = xs_vd_set(0.5 / extent);                                         \
-        c.w[k] = xs_vd_set(extent);                                                 \
-        for (int j = 0; j < R; j++)                                                 \
-            c.scale[k][j] = xs_vd_set(j == t->u_dim[k] ? -(double)((uint64_t)1 << t->u_weight[k]) : 0.0); \
-    }                                                                               \
     xs_tiled_split sp = {0};                                                        \
     const int form = t->b_count != NULL ? XS_VFORM_BITS                             \
                    : t->u_simple ? XS_VFORM_SIMPLE                                  \
-                   : xs_tiled_split_init(t, &sp) ? XS_VFORM_SPLIT : XS_VFORM_GENERAL; \
+                   : xs_tiled_split_init(t, &sp) ? XS_VFORM_SPLIT : -1;             \
+    if (form < 0)  /* (no fast form comes here: see above) */                       \
+        return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
+    XS_TFN(xs_tiled_vctx, R, TN) c;                                                 \
     const int bits = form == XS_VFORM_BITS, split = form == XS_VFORM_SPLIT;        \
     int position[R];  /* the slot of each dimension */                              \
     c.split = xs_vi_set((uint64_t)sp.bits);                                         \
@@ -473,14 +453,14 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
             c.bweight[k][d] = xs_vi_set((uint64_t)(split ? sp.low_weight[e] : t->b_weight[e])); \
         }                                                                           \
     for (int k = 0; k < R; k++) {                                                   \
+        c.count[k] = bits ? t->b_count[k] : split ? sp.count[k] : 0;                \
+        c.hweight[k] = xs_vi_set((uint64_t)sp.weight[k]);                           \
         int d = c.slot_dim[k] = split ? sp.dim[k] : form == XS_VFORM_SIMPLE ? t->u_dim[k] : k; \
         c.iext[k] = xs_vi_set(t->extent[d]);                                        \
         c.ext[k] = xs_vd_set((double)t->extent[d]);                                 \
         position[d] = k;                                                            \
-        c.count[k] = bits ? t->b_count[k] : split ? sp.count[k] : 0;                \
-        c.hweight[k] = xs_vi_set((uint64_t)sp.weight[k]);                           \
-        if (split) {  /* the high part's mixed radix, as under simple */            \
-            double extent = (double)sp.extent[k];                                   \
+        if (split || form == XS_VFORM_SIMPLE) {  /* (split: the high part's) */    \
+            double extent = (double)(split ? sp.extent[k] : t->u_radix[k].divisor); \
             c.rw[k] = xs_vd_set(1.0 / extent);                                      \
             c.hrw[k] = xs_vd_set(0.5 / extent);                                     \
             c.w[k] = xs_vd_set(extent);                                             \
@@ -498,11 +478,8 @@ static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void 
     case XS_VFORM_SPLIT:                                                            \
         bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SPLIT); \
         break;                                                                      \
-    case XS_VFORM_SIMPLE:                                                           \
-        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SIMPLE); \
-        break;                                                                      \
     default:                                                                        \
-        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_GENERAL); \
+        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SIMPLE); \
     }                                                                               \
     if (bad >= 0) return bad;                                                       \
     return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, vstop, stop); \
@@ -528,6 +505,12 @@ static inline xs_vi XS_TLFN(xs_vpattern)(const uint64_t *by_dim, const int R, in
  * patterns serve every vector, one where XS_VL is a multiple of R. A bad
  * row sends the rows read so far to the row kernel, which names it; the
  * last rows take it too. */
+/* The row kernel by dimension for the rows the vector one leaves (other
+ * ranks, the last rows, a block with a bad row): in 32-bit arithmetic for
+ * a buffer of at most 2**31 elements, as the table has it at the baseline. */
+#define XS_TILED_ROW_DIMS(E, R, TN, t)                                              \
+    ((t)->size <= ((uint64_t)1 << 31) ? XS_TFN(xs_tiled_ravel_dims32_##E, R, TN)    \
+                                      : XS_TFN(xs_tiled_ravel_dims##E, R, TN))
 #define XS_TILED_VRAVEL_DIMS(R, T, TN, E)                                           \
 enum { XS_TFN(xs_tiled_vpatterns##E, R, TN) = XS_VL % R == 0 ? 1 : R };            \
 static XS_ALWAYS_INLINE xs_vok XS_TFN(xs_tiled_vravel_loop##E, R, TN)(              \
@@ -562,7 +545,7 @@ static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,      
     for (int j = 0; XS_VRAVEL(R) && j < R; j++) {  /* [0]: the left shift, then terms */ \
         uint64_t s[M - 1], c[M - 1];                                                \
         int n = xs_tiled_dim_terms(t, j, M - 1, &shift[0][j], s, c);                \
-        if (n < 0) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, stop); \
+        if (n < 0) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
         narrow &= t->extent[j] <= ((uint64_t)1 << 32);                              \
         coef[0][j] = 0;                                                             \
         for (int p = 1; p < M; p++) {                                               \
@@ -571,7 +554,7 @@ static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,      
             narrow &= coef[p][j] < ((uint64_t)1 << 32);                             \
         }                                                                           \
     }                                                                               \
-    if (!XS_VRAVEL(R)) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, stop); \
+    if (!XS_VRAVEL(R)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
     xs_vravel base;  /* the extents' patterns, and the row sums */                  \
     xs_vravel_init(&base, R, t->extent, t->d_stride);                               \
     xs_vi vshift[M][P], vcoef[M][P];                                                \
@@ -585,8 +568,8 @@ static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,      
     xs_vok ok = narrow                                                              \
         ? XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 1) \
         : XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 0); \
-    if (xs_vok_bad(ok)) return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, start, vstop); \
-    return XS_TFN(xs_tiled_ravel_dims##E, R, TN)(t, data, out, vstop, stop);        \
+    if (xs_vok_bad(ok)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, vstop); \
+    return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, vstop, stop);        \
 }
 #define XS_TILED_VRAVEL(R, T, TN)                                                   \
     XS_TILED_VRAVEL_DIMS(R, T, TN, 0) XS_TILED_VRAVEL_DIMS(R, T, TN, 1)             \
@@ -761,17 +744,15 @@ static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,       
     XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
     XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
     XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
-XS_TILED_RANKS(int32_t, i32)
-XS_TILED_RANKS(int64_t, i64)
 #define XS_TILED_RANKS32(T, TN, W)                                                  \
     XS_TILED_KERNELS32(1, T, TN, W) XS_TILED_KERNELS32(2, T, TN, W)                  \
     XS_TILED_KERNELS32(3, T, TN, W) XS_TILED_KERNELS32(4, T, TN, W)                  \
     XS_TILED_KERNELS32(5, T, TN, W) XS_TILED_KERNELS32(6, T, TN, W)                  \
     XS_TILED_KERNELS32(7, T, TN, W) XS_TILED_KERNELS32(8, T, TN, W)
-XS_TILED_RANKS32(int32_t, i32, uint32_t)
-#ifndef XS_VL  /* the vector levels ravel int64 rows in registers instead */
+XS_TILED_RANKS32(int32_t, i32, uint32_t)  /* first: the vector kernels fall back on them */
 XS_TILED_RANKS32(int64_t, i64, uint64_t)
-#endif
+XS_TILED_RANKS(int32_t, i32)
+XS_TILED_RANKS(int64_t, i64)
 
 #define XS_TILED_BY_RANK(name, TN)                                                  \
     {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
@@ -810,3 +791,4 @@ XS_TILED_TABLE(i64, XS_TILED_DIMS32_ENTRY)
 #undef XS_TILED_VRAVEL_DIMS
 #undef XS_TILED_DIMS_ENTRY
 #undef XS_TILED_DIMS32_ENTRY
+#undef XS_TILED_ROW_DIMS
