@@ -66,16 +66,13 @@ static inline xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vo
                             ok);
 }
 
-/* -- int64 digits: ((n >> shift) & mask) << weight, acc | that, and ok less
- * the lanes where x >= limit (x and limit below 2**63) */
+/* -- int64 shifts, digits: acc | ((n >> shift) & mask) << weight, and ok
+ * less the lanes where x >= limit (x and limit below 2**63) */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
 static inline xs_vi xs_vshr(xs_vi n, xs_vi shift) { return _mm256_srlv_epi64(n, shift); }
 static inline xs_vi xs_vshl(xs_vi n, xs_vi shift) { return _mm256_sllv_epi64(n, shift); }
-static inline xs_vi xs_vbits(xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm256_sllv_epi64(_mm256_and_si256(_mm256_srlv_epi64(n, shift), mask), weight);
-}
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm256_or_si256(acc, xs_vbits(n, shift, mask, weight));
+    return _mm256_or_si256(acc, xs_vshl(_mm256_and_si256(xs_vshr(n, shift), mask), weight));
 }
 static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
     return _mm256_and_pd(ok, _mm256_castsi256_pd(_mm256_cmpgt_epi64(limit, x)));

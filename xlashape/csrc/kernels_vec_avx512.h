@@ -57,16 +57,13 @@ static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok
     return _mm512_cvtepi64_pd(xs_vload_ioffsets_i32(p, size, ok));
 }
 
-/* -- int64 digits: ((n >> shift) & mask) << weight, acc | that, and ok less
- * the lanes where x >= limit */
+/* -- int64 shifts, digits: acc | ((n >> shift) & mask) << weight, and ok
+ * less the lanes where x >= limit */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm512_set1_epi64((long long)x); }
 static inline xs_vi xs_vshr(xs_vi n, xs_vi shift) { return _mm512_srlv_epi64(n, shift); }
 static inline xs_vi xs_vshl(xs_vi n, xs_vi shift) { return _mm512_sllv_epi64(n, shift); }
-static inline xs_vi xs_vbits(xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(n, shift), mask), weight);
-}
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
-    return _mm512_or_si512(acc, xs_vbits(n, shift, mask, weight));
+    return _mm512_or_si512(acc, xs_vshl(_mm512_and_si512(xs_vshr(n, shift), mask), weight));
 }
 static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
     return _mm512_mask_cmplt_epu64_mask(ok, x, limit);
