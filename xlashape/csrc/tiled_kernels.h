@@ -540,28 +540,27 @@ static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,      
                                                         int64_t *restrict out,      \
                                                         ptrdiff_t start, ptrdiff_t stop) { \
     enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };  /* M: 1 + terms */ \
-    uint64_t shift[M][R], coef[M][R];                                               \
+    if (!XS_VRAVEL(R)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
+    uint64_t shift[M][R], coef[M][R];  /* shift[0]: the left shift; [1, M): terms */ \
     int narrow = 1;  /* factors and extents fit 32 bits */                          \
-    for (int j = 0; XS_VRAVEL(R) && j < R; j++) {  /* [0]: the left shift, then terms */ \
+    for (int j = 0; j < R; j++) {                                                   \
         uint64_t s[M - 1], c[M - 1];                                                \
         int n = xs_tiled_dim_terms(t, j, M - 1, &shift[0][j], s, c);                \
         if (n < 0) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
         narrow &= t->extent[j] <= ((uint64_t)1 << 32);                              \
-        coef[0][j] = 0;                                                             \
         for (int p = 1; p < M; p++) {                                               \
             shift[p][j] = p <= n ? s[p - 1] : 0;                                    \
             coef[p][j] = p <= n ? c[p - 1] : 0;                                     \
             narrow &= coef[p][j] < ((uint64_t)1 << 32);                             \
         }                                                                           \
     }                                                                               \
-    if (!XS_VRAVEL(R)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
     xs_vravel base;  /* the extents' patterns, and the row sums */                  \
     xs_vravel_init(&base, R, t->extent, t->d_stride);                               \
-    xs_vi vshift[M][P], vcoef[M][P];                                                \
+    xs_vi vshift[M][P], vcoef[M][P];  /* (vcoef[0] unused) */                     \
     for (int p = 0; p < M; p++)                                                     \
         for (int k = 0; k < P; k++) {                                               \
             vshift[p][k] = XS_TLFN(xs_vpattern)(shift[p], R, k);                    \
-            vcoef[p][k] = XS_TLFN(xs_vpattern)(coef[p], R, k);                      \
+            if (p > 0) vcoef[p][k] = XS_TLFN(xs_vpattern)(coef[p], R, k);           \
         }                                                                           \
     const T *rows = (const T *)data;                                                \
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
