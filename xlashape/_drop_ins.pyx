@@ -26,6 +26,8 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.string cimport memset
 
+from inspect import signature as _signature
+
 import numpy as np
 
 from xlashape._batch cimport (
@@ -542,3 +544,10 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
         if result is not None:
             return result
     return _general().unravel_shaped(layout.shape, indices, out, threads)
+
+
+# ``inspect.signature`` reads a compiled function's parameters; NumPy's own
+# functions carry them as ``__signature__`` too (NumPy's
+# test_c_func_dispatcher_signature checks both drop-ins for it).
+for _drop_in in (ravel_multi_index, unravel_index):
+    _drop_in.__signature__ = _signature(_drop_in)
