@@ -12,6 +12,7 @@ itself is not patched.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import inspect
 import os
@@ -74,6 +75,11 @@ def test_the_drop_ins_are_what_numpys_tests_call():
     assert names  # the class was found and has its tests (9 in NumPy 2.2, 12 in 2.4)
 
 
+@functools.cache
+def _signature_tests() -> object:
+    return _load("numpy_test_multiarray", NUMPY_SIGNATURE_TESTS).TestTextSignatures()
+
+
 @pytest.mark.parametrize("func", [xs.ravel_multi_index, xs.unravel_index], ids=lambda f: f.__name__)
 def test_c_func_dispatcher_signature(func):
     """NumPy's test_c_func_dispatcher_signature[ravel_multi_index] and
@@ -82,8 +88,7 @@ def test_c_func_dispatcher_signature(func):
     rebinding above cannot reach them)."""
     if not os.path.exists(NUMPY_SIGNATURE_TESTS):
         pytest.skip(f"this NumPy was installed without {NUMPY_SIGNATURE_TESTS}")
-    tests = _load("numpy_test_multiarray", NUMPY_SIGNATURE_TESTS).TestTextSignatures
-    tests().test_c_func_dispatcher_signature(func)
+    _signature_tests().test_c_func_dispatcher_signature(func)
 
 
 def test_signatures_are_the_real_parameters():
