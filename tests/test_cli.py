@@ -104,7 +104,7 @@ def _shape_of(text: str, options: tuple[str, ...]):
     opts = dict(zip(options[::2], options[1::2]))
     widths = tuple(int(w) for w in opts["--padded"].split(",")) if "--padded" in opts else ()
     shape = ShapeUtil.make_shape_with_layout(
-        shape.element_type, shape.dimensions, shape.layout.minor_to_major, widths
+        shape.element_type, shape.dimensions, shape.layout.minor_to_major, padded_dimensions=widths
     )
     return shape, SYMBOLS[opts.get("--padding-value", "zero")]
 
@@ -509,12 +509,18 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
         else:
             assert cells[14].strip() == "-" and "row_major_s" not in case
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
-    # The drop-ins against NumPy's functions, one multi-index and 10^3.
-    assert [(d["op"], d["n"]) for d in record["drop_ins"]] == [
+    # The drop-ins against NumPy's functions, one multi-index and 10^3, then
+    # issue 22's argument forms.
+    sized = [d for d in record["drop_ins"] if "form" not in d]
+    assert [(d["op"], d["n"]) for d in sized] == [
         (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
     ]
+    from xlashape.bench import drop_in_forms
+
+    forms = [d["form"] for d in record["drop_ins"] if "form" in d]
+    assert forms == list(drop_in_forms())
     assert "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |" in result.stdout.splitlines()
-    assert sum(line.startswith("| xs.") for line in result.stdout.splitlines()) == 4
+    assert sum(line.startswith("| xs.") for line in result.stdout.splitlines()) == 4 + len(forms)
 
 
 def test_bench_plot_draws_a_png(cli, tmp_path):

@@ -58,6 +58,6 @@ def test_errors():
     with pytest.raises(TypeError, match=r"expected a jax\.Array"):
         Shape.from_jax(object())
     with pytest.raises(ValueError, match="no padded_dimensions"):
-        ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0], [2, 4]).to_jax_layout()
+        ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0], padded_dimensions=[2, 4]).to_jax_layout()
     with pytest.raises(ValueError, match="memory space"):
         ShapeUtil.parse_shape_string("f32[8,128]{1,0:S(1)}").to_jax_layout()

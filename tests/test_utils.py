@@ -7,7 +7,7 @@ from xlashape import Layout, LayoutUtil, PaddingValue, PrimitiveType, Shape, Sha
 
 def test_make_shape_variants():
     assert ShapeUtil.make_shape("f32", [2, 3]) == Shape("f32", [2, 3], Layout([1, 0]))
-    assert ShapeUtil.make_shape_with_layout(PrimitiveType.S8, [2, 3], [0, 1], [4, 3]) == Shape(
+    assert ShapeUtil.make_shape_with_layout(PrimitiveType.S8, [2, 3], [0, 1], padded_dimensions=[4, 3]) == Shape(
         "s8", [2, 3], Layout([0, 1], [4, 3])
     )
     assert ShapeUtil.make_shape_with_monotonic_dim0_major_layout("f32", [4, 5, 6]).layout == Layout(
@@ -16,7 +16,7 @@ def test_make_shape_variants():
 
 
 def test_sizes():
-    shape = ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1], [3, 5])
+    shape = ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1], padded_dimensions=[3, 5])
     assert ShapeUtil.elements_in(shape) == 6
     assert ShapeUtil.byte_size_of(shape) == 15 * 4
     assert ShapeUtil.byte_size_of(Shape("c128", [2, 3])) == 6 * 16
@@ -31,7 +31,7 @@ def test_sizes():
 def test_comparisons():
     row = ShapeUtil.make_shape("f32", [2, 3])
     col = ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1])
-    padded = ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0], [2, 4])
+    padded = ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0], padded_dimensions=[2, 4])
     ints = ShapeUtil.make_shape("s32", [2, 3])
     assert ShapeUtil.equal(row, ShapeUtil.make_shape("f32", [2, 3]))
     assert not ShapeUtil.equal(row, col)
@@ -45,7 +45,7 @@ def test_comparisons():
 
 
 def test_layout_construction():
-    assert LayoutUtil.make_layout([0, 1], [3, 5], PaddingValue.ONE_PAD) == Layout(
+    assert LayoutUtil.make_layout([0, 1], padded_dimensions=[3, 5], padding_value=PaddingValue.ONE_PAD) == Layout(
         (0, 1), (3, 5), PaddingValue.ONE_PAD
     )
     assert LayoutUtil.get_default_layout_for_rank(3) == Layout((2, 1, 0))

@@ -22,7 +22,7 @@ from .convert import ravel, unravel
 from .cpu import cpu_features
 from .errors import IndexOutOfBoundsError
 from .index_util import IndexUtil
-from .layout import Layout, Tile
+from .layout import Layout, SplitConfig, Tile
 from .layout_util import LayoutUtil
 from .numpy_compat import ravel_multi_index, unravel_index
 from .primitive_type import PaddingValue, PrimitiveType
@@ -45,6 +45,7 @@ __all__ = [
     "Shape",
     "ShapeUtil",
     "cpu_features",
+    "SplitConfig",
     "Tile",
     "TupleShape",
     "from_linear",

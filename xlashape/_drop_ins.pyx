@@ -2,13 +2,16 @@
 ``xlashape.unravel_index``: their compiled front.
 
 A call first finds the layout of its (dims, order, padded_dims), cached by
-value for tuples of ints (and by identity for the tuple passed last). Then
+value for tuples of ints and 1-D memoryviews of native integers, read as
+the tuple of their values (and by identity for the tuple passed last). Then
 the common calls go straight from here to the C driver (csrc/dispatch.h):
 
 - ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
   (native byte order; 1-D, or C-contiguous) of one shape, or of ``rank``
-  integers (``int`` or NumPy integer scalars that int64 holds), or a
-  (rank, N) integer array; ``mode`` 'raise', 'wrap' or 'clip' as a ``str``;
+  integers (``int`` or NumPy integer scalars that int64 holds), or of
+  ``rank`` lists of one length of ``int`` (up to SMALL_LIST_VALUES in all),
+  or a (rank, N) integer array, or a 1-D memoryview of ``rank`` native
+  integers; ``mode`` 'raise', 'wrap' or 'clip' as a ``str``;
 - unravel: ``indices`` an integer array (1-D, or C-contiguous), or one
   integer;
 
@@ -26,6 +29,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.string cimport memset
 
+import builtins
 from inspect import signature as _signature
 
 import numpy as np
@@ -66,10 +70,16 @@ cdef enum:
     NOGIL_ROWS = 4096
     # Layouts kept by value; the cache starts afresh when full.
     CACHE_LIMIT = 512
+    # Values of a tuple of lists the fast path copies onto the stack (more
+    # take the general path, which makes arrays of them).
+    SMALL_LIST_VALUES = 256
     XS_I64 = 3  # csrc/plan.h's xs_dtype of int64
 
 cdef cnp.dtype _INTP = cnp.PyArray_DescrFromType(cnp.NPY_INTP)
 cdef object _INTEGER = np.integer
+cdef object _MEMORYVIEW = builtins.memoryview
+# struct formats of native integers: what memoryview.tolist() reads as ints
+cdef frozenset _INTEGER_FORMATS = frozenset("bBhHiIlLqQnN")
 # One mode code per dimension, for each mode given once.
 cdef uint8_t _WRAP_CODES[MAX_RANK]
 cdef uint8_t _CLIP_CODES[MAX_RANK]
@@ -119,6 +129,20 @@ cdef bint _is_int_tuple(object value) noexcept:
     return True
 
 
+cdef object _buffer_ints(object view):
+    """The values of a 1-D memoryview of native integers, as a tuple of
+    ints (what NumPy reads from it); None for anything else, a released
+    view included."""
+    if type(view) is not _MEMORYVIEW:
+        return None
+    try:
+        if view.ndim != 1 or view.format not in _INTEGER_FORMATS:
+            return None
+        return tuple(view.tolist())
+    except ValueError:  # released: the general path words it
+        return None
+
+
 cdef _Layout _layout(object dims, object order, object padded, bint ravel, object first,
                      object mode):
     """The layout of the arguments; the general path's errors for bad ones,
@@ -131,6 +155,8 @@ cdef _Layout _layout(object dims, object order, object padded, bint ravel, objec
         if dims is last[0] and order is last[1] and padded is last[2]:
             return <_Layout> last[3]
     cdef object key_dims = tuple(dims) if type(dims) is list else dims
+    if type(dims) is _MEMORYVIEW:
+        key_dims = _buffer_ints(dims)
     cdef bint cacheable = (
         (type(key_dims) is int or _is_int_tuple(key_dims))
         and (order is None or type(order) is str or _is_int_tuple(order))
@@ -246,6 +272,10 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
         return _ravel_rows_fast(plan, <cnp.ndarray> multi_index, mode, threads)
     if type(multi_index) is list:
         multi_index = tuple(multi_index)  # holds the arrays while the kernels run
+    elif type(multi_index) is _MEMORYVIEW:  # NumPy reads its items: rank integers
+        multi_index = _buffer_ints(multi_index)
+        if multi_index is None:
+            return None
     elif type(multi_index) is not tuple:
         return None
     if len(<tuple> multi_index) != rank:
@@ -254,6 +284,8 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     if not ok:
         return None
     first = (<tuple> multi_index)[0]
+    if type(first) is list:  # rank short lists of ints
+        return _ravel_lists_fast(plan, <tuple> multi_index, &job, threads)
     if cnp.PyArray_CheckExact(first):  # rank index arrays of one shape
         a = <cnp.ndarray> first
         for j in range(rank):
@@ -285,6 +317,42 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     if job.out == &offset:
         return PyArray_Scalar(&offset, _INTP, None)
     return result
+
+
+cdef object _ravel_lists_fast(LayoutPlan plan, tuple lists, xs_job* job, object threads):
+    """_ravel_fast for ``rank`` lists of one length n >= 1 of Python ints
+    (exactly: no bool, no NumPy scalar), each held by int64, at most
+    SMALL_LIST_VALUES in all: NumPy reads each as an int64 array, and so
+    do these, from a copy on the stack rather than new arrays."""
+    cdef Py_ssize_t rank = plan.rank, j, k
+    cdef cnp.npy_intp n = len(<list> lists[0])
+    cdef int64_t values[SMALL_LIST_VALUES]
+    cdef const char* column[MAX_RANK]
+    cdef Py_ssize_t step[MAX_RANK]
+    cdef int dtype[MAX_RANK]
+    cdef int overflow = 0
+    if n == 0 or n * rank > SMALL_LIST_VALUES:
+        return None
+    for j in range(rank):
+        items = lists[j]
+        if type(items) is not list or len(<list> items) != n:
+            return None
+        for k in range(n):
+            item = (<list> items)[k]
+            if type(item) is not int:
+                return None
+            values[j * n + k] = PyLong_AsLongLongAndOverflow(item, &overflow)
+            if overflow:
+                return None
+        column[j] = <const char*> &values[j * n]
+        step[j] = sizeof(int64_t)
+        dtype[j] = XS_I64
+    job.column = column
+    job.column_step = step
+    job.column_dtype = dtype
+    result = _new_result(1, &n)
+    job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
+    return result if _run_ravel(plan, job, n, threads) else None
 
 
 cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, object threads):

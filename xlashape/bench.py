@@ -30,6 +30,7 @@ import sys
 import time
 import timeit
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -261,10 +262,28 @@ def drop_in_calls(op: str, n: int) -> tuple[Callable[[], object], Callable[[], o
     return (lambda: ours(argument, dims)), (lambda: theirs(argument, dims))
 
 
+def drop_in_forms() -> dict[str, tuple[str, tuple[Any, ...]]]:
+    """Issue 22's argument forms of one call, by name: (the function's
+    name, its arguments). The first is what scikit-image's
+    ``morphology/_max_tree.pyx`` calls, the most frequent call of the
+    drop-ins in the sweep of NumPy users' test suites."""
+    shape32 = np.array([5, 7], dtype=np.int32).data
+    return {
+        "unravel_index(int, int32 memoryview as shape)": ("unravel_index", (17, shape32)),
+        "ravel_multi_index(int32 memoryview, int32 memoryview as shape)":
+            ("ravel_multi_index", (np.array([2, 3], dtype=np.int32).data, shape32)),
+        "ravel_multi_index(memoryview of 2 ints, tuple shape)":
+            ("ravel_multi_index", (np.array([2, 3]).data, (5, 7))),
+        "ravel_multi_index(tuple of Python lists, dims)":
+            ("ravel_multi_index", (([1, 2, 3], [0, 4, 6]), (5, 7))),
+    }
+
+
 def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int) -> list[dict[str, Any]]:
     """Seconds per call of the NumPy drop-ins against NumPy's own functions,
     as a user calls them (no ``out=``, default threads), rank 4 row-major,
-    interleaved round by round (see :func:`drop_in_calls`)."""
+    then each of :func:`drop_in_forms` (``form`` names it), interleaved
+    round by round (see :func:`drop_in_calls`)."""
     records = []
     for n in sizes:
         for op in ("ravel_multi_index", "unravel_index"):
@@ -272,6 +291,14 @@ def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int) -> lis
             times = interleaved_times({"xlashape": ours, "numpy": theirs}, min_time, min_rounds)
             x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
             records.append({"op": op, "n": n, "xlashape_s": x, "numpy_s": y, "speedup": y / x})
+    for form, (op, args) in drop_in_forms().items():
+        drop_in = ravel_multi_index if op == "ravel_multi_index" else unravel_index
+        calls: dict[str, Callable[[], object]] = {
+            "xlashape": partial(drop_in, *args), "numpy": partial(getattr(np, op), *args)}
+        times = interleaved_times(calls, min_time, min_rounds)
+        x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
+        records.append({"op": op, "n": 1, "form": form, "xlashape_s": x, "numpy_s": y,
+                        "speedup": y / x})
     return records
 
 
@@ -398,7 +425,8 @@ def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
         lines += ["", "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |", "|---|---:|---:|---:|---:|"]
     for d in drop_ins:
         n = "1 (one index)" if d["n"] == 1 else f"{d['n']:.0e}"
-        lines.append(f"| xs.{d['op']} | {n} | {d['xlashape_s'] * 1e6:.2f} | {d['numpy_s'] * 1e6:.2f} "
+        call = f"xs.{d['form']}, rank 2" if "form" in d else f"xs.{d['op']}"
+        lines.append(f"| {call} | {n} | {d['xlashape_s'] * 1e6:.2f} | {d['numpy_s'] * 1e6:.2f} "
                      f"| {d['speedup']:.1f}x |")
     return "\n".join(lines)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from ._frozen import Frozen
 from ._validate import as_int, as_int_tuple
 from .primitive_type import PaddingValue
 
-__all__ = ["Layout", "Tile"]
+__all__ = ["Layout", "SplitConfig", "Tile"]
 
 
 class Tile(Frozen):
@@ -75,16 +76,108 @@ def _text(dims: tuple[int, ...]) -> str:
     return "(" + ",".join("*" if d == Tile.COMBINE else str(d) for d in dims) + ")"
 
 
+class SplitConfig(Frozen):
+    """One of a layout's split configs (XLA's ``SplitConfig``, printed
+    ``SC(1:200)``): the physical dimension ``dimension`` (0 the most major)
+    is split into pieces at ``split_indices``.
+
+    XLA reads split configs in ``ShapeUtil::ArraySize`` only: a tiled
+    buffer is sized for the largest piece of each split dimension
+    (``LayoutUtil::MaxSplitSize``); no element's offset changes
+    (``LayoutUtil::LinearIndex`` ignores them). Indices are increasing and
+    > 0; :class:`Shape` checks that they lie inside the dimension.
+
+    >>> str(SplitConfig(1, (4, 5)))
+    '(1:4,5)'
+    """
+
+    __slots__ = ("_dimension", "_split_indices")
+    _dimension: int
+    _split_indices: tuple[int, ...]
+
+    def __init__(self, dimension: int, split_indices: Iterable[int]) -> None:
+        dim = as_int(dimension, "split config dimension")
+        indices = as_int_tuple(split_indices, "split_indices")
+        if dim < 0:
+            raise ValueError(f"a split config's dimension must be >= 0, got {dim}")
+        if not indices or indices[0] <= 0 or any(a >= b for a, b in itertools.pairwise(indices)):
+            raise ValueError(
+                f"split config ({dim}:{','.join(map(str, indices))}) needs split indices "
+                f"that are > 0 and increasing, at least one, got {list(indices)}"
+            )
+        object.__setattr__(self, "_dimension", dim)
+        object.__setattr__(self, "_split_indices", indices)
+
+    @property
+    def dimension(self) -> int:
+        """The physical dimension split, 0 being the most major.
+
+        Examples
+        --------
+        >>> xs.SplitConfig(0, (10,)).dimension
+        0
+        """
+        return self._dimension
+
+    @property
+    def split_indices(self) -> tuple[int, ...]:
+        """Where the pieces start, after the first.
+
+        Examples
+        --------
+        >>> xs.SplitConfig(1, (4, 5)).split_indices
+        (4, 5)
+        """
+        return self._split_indices
+
+    def _key(self) -> tuple[object, ...]:
+        return (self._dimension, self._split_indices)
+
+    def __repr__(self) -> str:
+        return f"SplitConfig({self._dimension}, {self._split_indices})"
+
+    def __str__(self) -> str:
+        return f"({self._dimension}:{','.join(map(str, self._split_indices))})"
+
+
 def _as_tiles(tiles: Iterable[Tile | Iterable[int]]) -> tuple[Tile, ...]:
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of Tiles, got {type(tiles).__name__}")
     return tuple(t if isinstance(t, Tile) else Tile(t) for t in tiles)
 
 
+def _as_split_configs(
+    configs: Iterable[SplitConfig | tuple[int, Iterable[int]]],
+) -> tuple[SplitConfig, ...]:
+    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
+        raise TypeError(
+            f"split_configs must be a sequence of SplitConfigs, got {type(configs).__name__}"
+        )
+    result = tuple(c if isinstance(c, SplitConfig) else SplitConfig(*c) for c in configs)
+    dims = [c.dimension for c in result]
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"split_configs name a dimension twice: dimensions {dims}")
+    return result
+
+
+# The xlashape-only text of the 2017 padding: PAD(3,5) or PAD(3,5:zero).
+PADDING_ATTRIBUTE = "PAD"
+_PADDING_NAMES = {
+    PaddingValue.ZERO_PAD: "zero",
+    PaddingValue.ONE_PAD: "one",
+    PaddingValue.LOWEST_PAD: "lowest",
+    PaddingValue.HIGHEST_PAD: "highest",
+    PaddingValue.UNKNOWN_PAD: "unknown",
+}
+PADDING_VALUES_BY_NAME = {name: value for value, name in _PADDING_NAMES.items()}
+
+
 class Layout(Frozen):
     """XLA's Layout proto: ``minor_to_major``, ``padded_dimensions`` and
     ``padding_value`` (the 2017 fields), and ``tiles``,
-    ``element_size_in_bits`` and ``memory_space`` (today's).
+    ``element_size_in_bits``, ``memory_space``,
+    ``tail_padding_alignment_in_elements``, ``split_configs`` and
+    ``dynamic_shape_metadata_prefix_bytes`` (today's dense-layout fields).
 
     ``minor_to_major`` lists the dimension numbers from the most minor (the
     one that changes fastest in memory) to the most major. ``padded_dimensions``
@@ -92,7 +185,13 @@ class Layout(Frozen):
     padded. ``tiles`` tile the most minor physical dimensions, the first tile
     first (see XLA's "Tiled layout" page); ``element_size_in_bits`` (0: the
     type's own size) packs sub-byte elements, and ``memory_space`` (0: the
-    default) names where the array lives. Layouts are immutable, hashable and
+    default) names where the array lives. ``tail_padding_alignment_in_elements``
+    (``L(n)``, 1: none) rounds a tiled buffer's element count up to a multiple
+    of n; ``split_configs`` (``SC(d:i,...)``) split physical dimensions into
+    pieces, a tiled buffer sized for the largest; both as XLA's
+    ``ShapeUtil::ArraySize`` reads them, with no offset moved.
+    ``dynamic_shape_metadata_prefix_bytes`` (``M(n)``) is carried and
+    printed; no XLA size function reads it. Layouts are immutable, hashable and
     equal by value; whether a layout fits a shape is checked when the
     :class:`Shape` is built.
 
@@ -108,6 +207,14 @@ class Layout(Frozen):
         empty (the default) for no padding.
     padding_value : PaddingValue or int, optional
         What fills the padding; INVALID_PAD (unspecified) by default.
+    tiles : sequence of Tile or of sequences of int, optional
+    element_size_in_bits, memory_space : int, optional
+    tail_padding_alignment_in_elements : int, optional
+        Keyword only; at least 1 (the default).
+    split_configs : sequence of SplitConfig or (dimension, indices), optional
+        Keyword only.
+    dynamic_shape_metadata_prefix_bytes : int, optional
+        Keyword only; at least 0 (the default).
 
     Raises
     ------
@@ -124,6 +231,8 @@ class Layout(Frozen):
     Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
     >>> str(Layout((1, 0), tiles=[(8, 128), (2, 1)], memory_space=1))
     '{1,0:T(8,128)(2,1)S(1)}'
+    >>> str(Layout((0, 1), padded_dimensions=(3, 5)))   # xlashape's own attribute
+    '{0,1:PAD(3,5)}'
     """
 
     __slots__ = (
@@ -133,6 +242,9 @@ class Layout(Frozen):
         "_tiles",
         "_element_size_in_bits",
         "_memory_space",
+        "_tail_padding_alignment_in_elements",
+        "_split_configs",
+        "_dynamic_shape_metadata_prefix_bytes",
     )
     _minor_to_major: tuple[int, ...]
     _padded_dimensions: tuple[int, ...]
@@ -140,6 +252,9 @@ class Layout(Frozen):
     _tiles: tuple[Tile, ...]
     _element_size_in_bits: int
     _memory_space: int
+    _tail_padding_alignment_in_elements: int
+    _split_configs: tuple[SplitConfig, ...]
+    _dynamic_shape_metadata_prefix_bytes: int
 
     def __init__(
         self,
@@ -149,6 +264,10 @@ class Layout(Frozen):
         tiles: Iterable[Tile | Iterable[int]] = (),
         element_size_in_bits: int = 0,
         memory_space: int = 0,
+        *,
+        tail_padding_alignment_in_elements: int = 1,
+        split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]] = (),
+        dynamic_shape_metadata_prefix_bytes: int = 0,
     ) -> None:
         m2m = as_int_tuple(minor_to_major, "minor_to_major")
         padded = as_int_tuple(padded_dimensions, "padded_dimensions")
@@ -156,6 +275,16 @@ class Layout(Frozen):
         tile_list = _as_tiles(tiles)
         bits = as_int(element_size_in_bits, "element_size_in_bits")
         space = as_int(memory_space, "memory_space")
+        alignment = as_int(tail_padding_alignment_in_elements, "tail_padding_alignment_in_elements")
+        splits = _as_split_configs(split_configs)
+        prefix = as_int(dynamic_shape_metadata_prefix_bytes, "dynamic_shape_metadata_prefix_bytes")
+        if alignment < 1:
+            raise ValueError(
+                f"layout tail_padding_alignment_in_elements must be >= 1 (1: no tail "
+                f"padding), got {alignment}"
+            )
+        if prefix < 0:
+            raise ValueError(f"layout dynamic_shape_metadata_prefix_bytes must be >= 0, got {prefix}")
         if padded and tile_list:
             raise ValueError(
                 "a layout cannot have both padded_dimensions and tiles: XLA "
@@ -174,6 +303,9 @@ class Layout(Frozen):
         object.__setattr__(self, "_tiles", tile_list)
         object.__setattr__(self, "_element_size_in_bits", bits)
         object.__setattr__(self, "_memory_space", space)
+        object.__setattr__(self, "_tail_padding_alignment_in_elements", alignment)
+        object.__setattr__(self, "_split_configs", splits)
+        object.__setattr__(self, "_dynamic_shape_metadata_prefix_bytes", prefix)
 
     @classmethod
     def from_major_to_minor(
@@ -290,6 +422,41 @@ class Layout(Frozen):
         """
         return self._memory_space
 
+    @property
+    def tail_padding_alignment_in_elements(self) -> int:
+        """A tiled buffer's element count is rounded up to a multiple of
+        this (``L(n)``); 1, the default, adds nothing.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[1,2,3,4]{3,2,1,0:L(100)}").layout.tail_padding_alignment_in_elements
+        100
+        """
+        return self._tail_padding_alignment_in_elements
+
+    @property
+    def split_configs(self) -> tuple[SplitConfig, ...]:
+        """The split configs (``SC(...)``), () for none.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("pred[123,456]{1,0:S(3)SC(0:10)(1:4,5)}").layout.split_configs
+        (SplitConfig(0, (10,)), SplitConfig(1, (4, 5)))
+        """
+        return self._split_configs
+
+    @property
+    def dynamic_shape_metadata_prefix_bytes(self) -> int:
+        """Bytes of dynamic-shape metadata before the data (``M(n)``), 0 for
+        none; carried and printed, read by no size function (as in XLA).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[123,456]{1,0:T(16,128)M(1024)}").layout.dynamic_shape_metadata_prefix_bytes
+        1024
+        """
+        return self._dynamic_shape_metadata_prefix_bytes
+
     def _key(self) -> tuple[object, ...]:
         return (
             self._minor_to_major,
@@ -298,7 +465,13 @@ class Layout(Frozen):
             self._tiles,
             self._element_size_in_bits,
             self._memory_space,
+            self._tail_padding_alignment_in_elements,
+            self._split_configs,
+            self._dynamic_shape_metadata_prefix_bytes,
         )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_layout, self._key())
 
     def __repr__(self) -> str:
         parts = [f"minor_to_major={self._minor_to_major}"]
@@ -312,18 +485,79 @@ class Layout(Frozen):
             parts.append(f"element_size_in_bits={self._element_size_in_bits}")
         if self._memory_space:
             parts.append(f"memory_space={self._memory_space}")
+        if self._tail_padding_alignment_in_elements != 1:
+            parts.append(f"tail_padding_alignment_in_elements={self._tail_padding_alignment_in_elements}")
+        if self._split_configs:
+            parts.append(f"split_configs={self._split_configs}")
+        if self._dynamic_shape_metadata_prefix_bytes:
+            parts.append(
+                f"dynamic_shape_metadata_prefix_bytes={self._dynamic_shape_metadata_prefix_bytes}"
+            )
         return f"Layout({', '.join(parts)})"
 
     def __str__(self) -> str:
-        """XLA's text form, ``{1,0:T(8,128)(2,1)E(4)S(1)}``; the 2017 padding
-        fields have none."""
+        """XLA's text form, ``{1,0:T(8,128)(2,1)L(2)E(4)S(1)SC(0:2)M(8)}``,
+        its attributes in XLA's order; then the 2017 padding, which XLA's
+        text lacks, in xlashape's own ``PAD(widths)`` or
+        ``PAD(widths:value)`` (``value`` one of zero, one, lowest, highest,
+        unknown), so that no padded buffer prints as an unpadded one.
+        :func:`xlashape.shape_text.parse_shape_string` reads it back; XLA
+        refuses it as an unknown attribute."""
+        return self.text(padding=True)
+
+    def text(self, *, padding: bool = True) -> str:
+        """``str(layout)``; with ``padding=False``, XLA's own text only,
+        without the 2017 padding (for output that states the padding
+        beside it: alone, such text names a different buffer).
+
+        Examples
+        --------
+        >>> xs.Layout([0, 1], [3, 5]).text(padding=False)
+        '{0,1}'
+        """
         attributes = ""
         if self._tiles:
             attributes += "T" + "".join(map(str, self._tiles))
+        if self._tail_padding_alignment_in_elements != 1:
+            attributes += f"L({self._tail_padding_alignment_in_elements})"
         if self._element_size_in_bits:
             attributes += f"E({self._element_size_in_bits})"
         if self._memory_space:
             attributes += f"S({self._memory_space})"
+        if self._split_configs:
+            attributes += "SC" + "".join(map(str, self._split_configs))
+        if self._dynamic_shape_metadata_prefix_bytes:
+            attributes += f"M({self._dynamic_shape_metadata_prefix_bytes})"
+        if padding and (self._padded_dimensions or self._padding_value != PaddingValue.INVALID_PAD):
+            value = _PADDING_NAMES.get(self._padding_value)
+            widths = ",".join(map(str, self._padded_dimensions))
+            attributes += f"{PADDING_ATTRIBUTE}({widths}{'' if value is None else ':' + value})"
         m2m = ",".join(map(str, self._minor_to_major))
         return "{" + m2m + (":" + attributes if attributes else "") + "}"
 
+
+
+def _rebuild_layout(
+    minor_to_major: tuple[int, ...],
+    padded_dimensions: tuple[int, ...],
+    padding_value: PaddingValue,
+    tiles: tuple[Tile, ...],
+    element_size_in_bits: int,
+    memory_space: int,
+    tail_padding_alignment_in_elements: int,
+    split_configs: tuple[SplitConfig, ...],
+    dynamic_shape_metadata_prefix_bytes: int,
+) -> Layout:
+    """A Layout from its ``_key()``, for pickle (the last three fields are
+    keyword-only)."""
+    return Layout(
+        minor_to_major,
+        padded_dimensions,
+        padding_value,
+        tiles,
+        element_size_in_bits,
+        memory_space,
+        tail_padding_alignment_in_elements=tail_padding_alignment_in_elements,
+        split_configs=split_configs,
+        dynamic_shape_metadata_prefix_bytes=dynamic_shape_metadata_prefix_bytes,
+    )

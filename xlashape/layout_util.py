@@ -6,9 +6,10 @@ import itertools
 from collections.abc import Iterable
 
 from ._validate import as_int, normalize_dimension
-from .layout import Layout
+from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape, validate_layout
+from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["LayoutUtil"]
 
@@ -34,14 +35,28 @@ class LayoutUtil:
     @staticmethod
     def make_layout(
         minor_to_major: Iterable[int],
+        *,
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
+        tiles: Iterable[Tile | Iterable[int]] = (),
+        tail_padding_alignment_in_elements: int = 1,
+        element_size_in_bits: int = 0,
+        memory_space: int = 0,
+        split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]] = (),
+        dynamic_shape_metadata_prefix_bytes: int = 0,
     ) -> Layout:
-        """A Layout from its three fields.
+        """A Layout from its fields (XLA's ``MakeLayout``).
+
+        Every field after ``minor_to_major`` is keyword-only: XLA's
+        ``MakeLayout`` takes the sparse ``dim_level_types``, ``dim_unique``
+        and ``dim_ordered`` next, which xlashape does not model, so no
+        positional order could match it.
 
         Parameters
         ----------
-        minor_to_major, padded_dimensions, padding_value
+        minor_to_major : iterable of int
+        padded_dimensions, padding_value, tiles, tail_padding_alignment_in_elements, \
+element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix_bytes
             As for :class:`Layout`.
 
         Returns
@@ -50,10 +65,22 @@ class LayoutUtil:
 
         Examples
         --------
-        >>> xs.LayoutUtil.make_layout([1, 0], [4, 8])
+        >>> xs.LayoutUtil.make_layout([1, 0], padded_dimensions=[4, 8])
         Layout(minor_to_major=(1, 0), padded_dimensions=(4, 8))
+        >>> print(xs.LayoutUtil.make_layout([1, 0], tiles=[(8, 128)], tail_padding_alignment_in_elements=2))
+        {1,0:T(8,128)L(2)}
         """
-        return Layout(minor_to_major, padded_dimensions, padding_value)
+        return Layout(
+            minor_to_major,
+            padded_dimensions,
+            padding_value,
+            tiles,
+            element_size_in_bits,
+            memory_space,
+            tail_padding_alignment_in_elements=tail_padding_alignment_in_elements,
+            split_configs=split_configs,
+            dynamic_shape_metadata_prefix_bytes=dynamic_shape_metadata_prefix_bytes,
+        )
 
     @staticmethod
     def get_default_layout_for_rank(rank: int) -> Layout:
@@ -84,12 +111,14 @@ class LayoutUtil:
         return Layout(range(r - 1, -1, -1))
 
     @staticmethod
-    def get_default_layout_for_shape(shape: Shape) -> Layout:
-        """The major-to-minor layout for ``shape``'s rank.
+    def get_default_layout_for_shape(shape: Shape | NonArrayShape) -> Layout:
+        """The major-to-minor layout for ``shape``'s rank; the empty layout
+        ``{}`` for a token or opaque shape, as in XLA (a tuple has none:
+        TypeError).
 
         Parameters
         ----------
-        shape : Shape
+        shape : Shape or NonArrayShape
 
         Returns
         -------
@@ -100,22 +129,29 @@ class LayoutUtil:
         >>> xs.LayoutUtil.get_default_layout_for_shape(xs.Shape("f32", [4, 5]))
         Layout(minor_to_major=(1, 0))
         """
+        if isinstance(shape, NonArrayShape):
+            return Layout(())
         return LayoutUtil.get_default_layout_for_rank(require_shape(shape).rank)
 
     @staticmethod
-    def validate_layout_for_shape(layout: Layout, shape: Shape) -> None:
-        """Check that ``layout`` fits ``shape``'s dimensions.
+    def validate_layout_for_shape(layout: Layout, shape: AnyShape) -> None:
+        """Check that ``layout`` fits ``shape``, as XLA's
+        ``ValidateLayoutForShape``: an array's dimensions and element type;
+        a token or opaque shape takes only the empty ``{}``, and a tuple no
+        single layout.
 
         Parameters
         ----------
         layout : Layout
-        shape : Shape
+        shape : Shape, TupleShape or NonArrayShape
 
         Raises
         ------
         ValueError
-            If ``minor_to_major`` is not a permutation of the dimensions, or
-            a padded width is missing or narrower than its dimension.
+            If ``minor_to_major`` is not a permutation of the dimensions, a
+            padded width is missing or narrower than its dimension, or any
+            other check of :class:`Shape` fails; for a tuple; for a
+            non-empty layout of a token or opaque shape.
         TypeError
             If ``layout`` is not a Layout.
 
@@ -129,15 +165,26 @@ class LayoutUtil:
         """
         if not isinstance(layout, Layout):
             raise TypeError(f"layout must be a Layout, got {type(layout).__name__}")
-        validate_layout(layout, require_shape(shape).dimensions)
+        if isinstance(shape, TupleShape):
+            raise ValueError(f"a single Layout is not valid for tuple shapes: {shape}")
+        if isinstance(shape, NonArrayShape):
+            if layout.minor_to_major:
+                raise ValueError(
+                    f"shape of primitive type {shape.element_type.name} should not "
+                    f"have a non-trivial layout, got {layout}"
+                )
+            return
+        shape = require_shape(shape)
+        validate_layout(layout, shape.dimensions, shape.element_type)
 
     @staticmethod
-    def is_padded(shape: Shape) -> bool:
-        """Whether some dimension is padded wider than its size.
+    def is_padded(shape: AnyShape) -> bool:
+        """Whether some dimension is padded wider than its size; False for
+        a tuple, token or opaque shape, as XLA's ``IsPadded``.
 
         Parameters
         ----------
-        shape : Shape
+        shape : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -150,6 +197,8 @@ class LayoutUtil:
         >>> xs.LayoutUtil.is_padded(xs.Shape("f32", [2, 3], xs.Layout([0, 1], [2, 3])))
         False
         """
+        if isinstance(shape, (TupleShape, NonArrayShape)):
+            return False
         shape = require_shape(shape)
         return any(w > d for w, d in zip(shape.layout.padded_dimensions, shape.dimensions))
 
@@ -360,7 +409,8 @@ class LayoutUtil:
     @staticmethod
     def equal(lhs: Layout, rhs: Layout) -> bool:
         """Whether two layouts are equal in every field: order, padded
-        widths and padding value.
+        widths, padding value and today's fields (``dynamic_shape_metadata_prefix_bytes``
+        included, which XLA's ``Layout::Equal`` skips).
 
         Parameters
         ----------

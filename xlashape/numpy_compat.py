@@ -88,6 +88,8 @@ def _dims(dims: Any) -> tuple[int, ...]:
     """NumPy's ``dims``: a sequence of ints or one int (not a bool)."""
     if dims is None:
         raise TypeError("Use () not None as shape arguments")
+    if isinstance(dims, memoryview):
+        dims = _memoryview_items(dims)
     if (
         type(dims) is not int
         and _is_sequence(dims)
@@ -102,6 +104,19 @@ def _dims(dims: Any) -> tuple[int, ...]:
     if isinstance(dims, (bool, np.bool_)):
         raise TypeError(f"expected a sequence of integers or a single integer, got {dims!r}")
     return (as_int(dims, "dims"),)
+
+
+def _memoryview_items(view: memoryview) -> list[Any]:
+    """The items NumPy reads from a memoryview of ``dims``, one by one as
+    from any sequence; its TypeError where Python cannot index the view
+    (released, not 1-D, or a format Python does not unpack, such as
+    big-endian)."""
+    try:
+        if view.ndim == 1:
+            return view.tolist()
+    except (ValueError, NotImplementedError):
+        pass
+    raise TypeError(f"expected a sequence of integers or a single integer, got {view!r}")
 
 
 def _int_tuple(values: Any, what: str) -> tuple[int, ...]:

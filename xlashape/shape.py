@@ -16,8 +16,10 @@ from .layout import Layout
 from .primitive_type import PrimitiveType
 from .strides import layout_from_strides
 
-__all__ = ["Shape", "require_shape", "validate_layout"]
+__all__ = ["UNBOUNDED_SIZE", "Shape", "require_shape", "validate_layout"]
 
+# XLA's Shape::kUnboundedSize: the size of an unbounded dynamic dimension ('?').
+UNBOUNDED_SIZE = -(2**63)
 # The spec's letters for 2-D to 4-D arrays, by dimension number.
 _LETTERS = {2: "yx", 3: "zyx", 4: "pzyx"}
 _INTP_MAX = int(np.iinfo(np.intp).max)
@@ -29,9 +31,12 @@ def validate_layout(
     """Raise ValueError unless ``layout`` fits an array of ``dimensions``
     (and of ``element_type``, when given).
 
-    The checks and their messages follow XLA's ``ValidateLayoutForShape``;
-    an ``element_size_in_bits`` wider than the element type's byte size is
-    refused too, since no buffer could hold it.
+    The checks and their messages follow XLA's ``ValidateLayoutForShape``.
+    Refused too, since no buffer could hold the elements or place them: an
+    ``element_size_in_bits`` wider than the element type's byte size or
+    narrower than its bit width (``s4`` with ``E(1)``; ``pred`` needs 1
+    bit), and a split config naming a dimension outside the rank or
+    splitting outside the dimension.
     """
     rank = len(dimensions)
     m2m = layout.minor_to_major
@@ -65,14 +70,33 @@ def validate_layout(
                     f"for dimension {i}, dimension padding ({width}) is smaller "
                     f"than the dimension size ({size}) of the shape"
                 )
+    for config in layout.split_configs:
+        if config.dimension >= rank:
+            raise ValueError(
+                f"layout split config {config} names physical dimension "
+                f"{config.dimension}, but shape is rank {rank}"
+            )
+        size = dimensions[m2m[rank - 1 - config.dimension]]
+        if size != UNBOUNDED_SIZE and config.split_indices[-1] >= size:
+            raise ValueError(
+                f"layout split config {config} splits physical dimension "
+                f"{config.dimension} of size {size} at {config.split_indices[-1]}; "
+                f"split indices must be < {size}"
+            )
     bits = layout.element_size_in_bits
     if bits and element_type is not None:
-        byte_size = element_type.byte_size
-        assert byte_size is not None  # array element types only
+        byte_size, bit_width = element_type.byte_size, element_type.bit_width
+        assert byte_size is not None and bit_width is not None  # array element types only
         if bits > 8 * byte_size:
             raise ValueError(
                 f"layout element_size_in_bits is {bits}, more than the "
                 f"{8 * byte_size} bits of a {element_type} element"
+            )
+        least = 1 if element_type == PrimitiveType.PRED else bit_width
+        if bits < least:
+            raise ValueError(
+                f"layout element_size_in_bits is {bits}, fewer than the {least} "
+                f"bits a {element_type} element needs"
             )
 
 
@@ -87,7 +111,11 @@ class Shape(Frozen):
 
     ``dynamic_dimensions`` marks bounded dynamic dimensions (``f32[<=16,3]``
     has ``(True, False)``): their size is an upper bound, and the buffer is
-    laid out at that bound, as XLA lays it out.
+    laid out at that bound, as XLA lays it out. A dimension of size
+    ``Shape.UNBOUNDED_SIZE`` (XLA's ``kUnboundedSize``, printed ``?``) is
+    unbounded and dynamic: such a shape has no buffer, so its sizes,
+    strides and every index operation raise ValueError saying so; it is
+    built, compared and printed like any other.
 
     Parameters
     ----------
@@ -121,12 +149,16 @@ class Shape(Frozen):
     (2, (1, 3), 15)
     """
 
-    __slots__ = ("_element_type", "_dimensions", "_layout", "_dynamic", "_plan")
+    #: The size of an unbounded dynamic dimension (``?``), XLA's
+    #: ``Shape::kUnboundedSize``.
+    UNBOUNDED_SIZE = UNBOUNDED_SIZE
+
+    __slots__ = ("_element_type", "_dimensions", "_layout", "_dynamic", "_layout_plan")
     _element_type: PrimitiveType
     _dimensions: tuple[int, ...]
     _layout: Layout
     _dynamic: tuple[bool, ...]
-    _plan: LayoutPlan
+    _layout_plan: LayoutPlan | None
 
     def __init__(
         self,
@@ -142,18 +174,31 @@ class Shape(Frozen):
                 "describes arrays only"
             )
         dims = as_int_tuple(dimensions, "dimensions")
+        dynamic = _dynamic_flags(dynamic_dimensions, dims)
         for i, size in enumerate(dims):
-            if size < 0:
+            if size < 0 and not (size == UNBOUNDED_SIZE and dynamic[i]):
                 raise ValueError(
                     f"shape's dimensions must not be < 0; dimension at index {i} "
-                    f"was {size}"
+                    f"was {size} (Shape.UNBOUNDED_SIZE, for a dynamic dimension "
+                    "only, is '?')"
                 )
         if layout is None:
             layout = Layout(range(len(dims) - 1, -1, -1))
         elif not isinstance(layout, Layout):
             raise TypeError(f"layout must be a Layout or None, got {type(layout).__name__}")
         validate_layout(layout, dims, etype)
-        dynamic = _dynamic_flags(dynamic_dimensions, len(dims))
+        object.__setattr__(self, "_element_type", etype)
+        object.__setattr__(self, "_dimensions", dims)
+        object.__setattr__(self, "_layout", layout)
+        object.__setattr__(self, "_dynamic", dynamic)
+        object.__setattr__(self, "_layout_plan", None)
+        if UNBOUNDED_SIZE in dims:
+            if layout.padded_dimensions:
+                raise ValueError(
+                    f"shape {self} has an unbounded dimension and padded widths; "
+                    "an unbounded dimension has no width to pad to"
+                )
+            return
         widths = layout.padded_dimensions or dims
         for i, width in enumerate(widths):
             if width > INT64_MAX:
@@ -172,15 +217,42 @@ class Shape(Frozen):
                 f"shape {etype.text}[{','.join(map(str, dims))}] holds {count} "
                 f"elements ({what}), more than the int64 maximum {INT64_MAX}"
             )
-        object.__setattr__(self, "_element_type", etype)
-        object.__setattr__(self, "_dimensions", dims)
-        object.__setattr__(self, "_layout", layout)
-        object.__setattr__(self, "_dynamic", dynamic)
         if layout.tiles:
             plan: LayoutPlan = TiledPlan.build(dims, layout)
         else:
             plan = LayoutPlan(dims, layout.minor_to_major, widths)
-        object.__setattr__(self, "_plan", plan)
+        object.__setattr__(self, "_layout_plan", plan)
+
+    @property
+    def _plan(self) -> LayoutPlan:
+        """Where the elements lie, as the kernels read it; ValueError for a
+        shape with an unbounded dimension, which has no buffer."""
+        plan = self._layout_plan
+        if plan is None:
+            self._refuse_unbounded("it has no buffer in which to place an element")
+        return plan  # type: ignore[return-value]
+
+    @property
+    def is_unbounded_dynamic(self) -> bool:
+        """Whether some dimension is unbounded (``?``; XLA's
+        ``is_unbounded_dynamic``).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[?,784]").is_unbounded_dynamic
+        True
+        """
+        return UNBOUNDED_SIZE in self._dimensions
+
+    def _refuse_unbounded(self, what: str) -> None:
+        """ValueError for a buffer or index operation on an unbounded shape."""
+        if UNBOUNDED_SIZE in self._dimensions:
+            dim = self._dimensions.index(UNBOUNDED_SIZE)
+            raise ValueError(
+                f"shape {self} has an unbounded dynamic dimension (dimension {dim}, "
+                f"'?'): {what}. Only bounded shapes (such as "
+                f"{self._element_type.text}[<=N,...]) are laid out in memory"
+            )
 
     @classmethod
     def from_array(cls, array: np.ndarray) -> Shape:
@@ -367,7 +439,8 @@ class Shape(Frozen):
 
     @property
     def true_rank(self) -> int:
-        """The number of dimensions whose size is not 1.
+        """The number of dimensions whose size is not 1 (XLA's 2017
+        ``TrueRank``; today's name is :attr:`true_num_dimensions`).
 
         Examples
         --------
@@ -376,6 +449,28 @@ class Shape(Frozen):
         2
         """
         return sum(1 for d in self._dimensions if d != 1)
+
+    @property
+    def true_num_dimensions(self) -> int:
+        """:attr:`true_rank` under today's XLA name (``TrueNumDimensions``).
+
+        Examples
+        --------
+        >>> Shape("f32", [1, 3, 1, 4]).true_num_dimensions
+        2
+        """
+        return self.true_rank
+
+    def is_unbounded_dynamic_dimension(self, dimension_number: int) -> bool:
+        """Whether a dimension is unbounded (``?``); negative numbers count
+        from the end.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[?,784]").is_unbounded_dynamic_dimension(0)
+        True
+        """
+        return self.dimension(dimension_number) == UNBOUNDED_SIZE
 
     def dimension(self, dimension_number: int) -> int:
         """The size of a dimension; negative numbers count from the end.
@@ -451,6 +546,7 @@ class Shape(Frozen):
     def padded_dimensions(self) -> tuple[int, ...]:
         """The width each dimension occupies in memory (its size if unpadded;
         a tiled layout pads whole tiles instead, see ``tiled_dimensions``).
+        ValueError for an unbounded dimension.
 
         Examples
         --------
@@ -458,6 +554,7 @@ class Shape(Frozen):
         >>> s.padded_dimensions
         (3, 5)
         """
+        self._refuse_unbounded("it has no widths in memory")
         return self._layout.padded_dimensions or self._dimensions
 
     @property
@@ -472,6 +569,7 @@ class Shape(Frozen):
         (2, 3, 2, 2)
         """
         layout = self._layout
+        self._refuse_unbounded("it has no tiled dimensions")
         if not layout.tiles:
             return tuple(self.padded_dimensions[d] for d in reversed(layout.minor_to_major))
         return tiling.tiled_extents(self._dimensions, layout.minor_to_major, layout.tiles)
@@ -486,12 +584,18 @@ class Shape(Frozen):
         >>> s.element_count
         6
         """
+        self._refuse_unbounded("it has no element count")
         return math.prod(self._dimensions)
 
     @property
     def buffer_size(self) -> int:
         """The number of elements in the linear buffer, padding (of widths or
-        of whole tiles) included.
+        of whole tiles) included: a count of elements, not bytes.
+
+        XLA's byte-counting ``ShapeUtil::ArraySize`` is
+        :meth:`ShapeUtil.byte_size_of` here, which also adds the tail padding
+        of ``L(n)`` and sizes split dimensions by their largest piece (no
+        element lies there, so ``buffer_size`` leaves them out).
 
         Examples
         --------
@@ -597,7 +701,8 @@ class Shape(Frozen):
         return self.dimensions_text() + ("" if layout == "{}" else layout)
 
     def dimensions_text(self) -> str:
-        """``f32[<=16,3]``: the element type and sizes, ``<=`` marking bounds.
+        """``f32[<=16,3]``: the element type and sizes, ``<=`` marking bounds
+        and ``?`` unbounded dimensions.
 
         Examples
         --------
@@ -605,21 +710,23 @@ class Shape(Frozen):
         'f32[<=16,3]'
         """
         dims = ",".join(
-            f"<={size}" if dynamic else str(size)
+            "?" if size == UNBOUNDED_SIZE else f"<={size}" if dynamic else str(size)
             for size, dynamic in zip(self._dimensions, self._dynamic)
         )
         return f"{self._element_type.text}[{dims}]"
 
 
-def _dynamic_flags(values: Iterable[bool], rank: int) -> tuple[bool, ...]:
-    """One flag per dimension (all False when ``values`` is empty)."""
+def _dynamic_flags(values: Iterable[bool], dims: tuple[int, ...]) -> tuple[bool, ...]:
+    """One flag per dimension (when ``values`` is empty: True for the
+    unbounded ones only, as XLA's ``MakeShape``)."""
+    rank = len(dims)
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(
             f"dynamic_dimensions must be a sequence of booleans, got {type(values).__name__}"
         )
     flags = tuple(values)
     if not flags:
-        return (False,) * rank
+        return tuple(size == UNBOUNDED_SIZE for size in dims)
     if len(flags) != rank:
         raise ValueError(
             f"dynamic_dimensions has {len(flags)} entries, but the shape is rank {rank}"

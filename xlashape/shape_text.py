@@ -1,8 +1,12 @@
 """Shapes as text, as XLA prints and parses them.
 
-``f32[2,3]{1,0}``, tiles and layout attributes (``{1,0:T(8,128)(2,1)E(4)S(1)}``,
-``*`` for a combined tile dimension), bounded dynamic sizes (``f32[<=16,3]``),
-tuples (``(f32[2,3]{1,0}, s32[])``), ``token[]`` and ``opaque[]``.
+``f32[2,3]{1,0}``, tiles and layout attributes
+(``{1,0:T(8,128)(2,1)L(2)E(4)S(1)SC(0:4)M(8)}``, ``*`` for a combined tile
+dimension), bounded and unbounded dynamic sizes (``f32[<=16,3]``,
+``f32[?,784]``), tuples (``(f32[2,3]{1,0}, s32[])``), ``token[]`` and
+``opaque[]``; and xlashape's own ``PAD(3,5)`` or ``PAD(3,5:zero)`` for the
+2017 padded widths and padding value, which XLA's text lacks (XLA refuses
+it, rather than read a padded buffer as an unpadded one).
 """
 
 from __future__ import annotations
@@ -10,24 +14,31 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
-from .layout import Layout, Tile
-from .primitive_type import PrimitiveType
-from .shape import Shape
+from .layout import PADDING_ATTRIBUTE, PADDING_VALUES_BY_NAME, Layout, SplitConfig, Tile
+from .primitive_type import PaddingValue, PrimitiveType
+from .shape import UNBOUNDED_SIZE, Shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["human_string", "human_string_with_layout", "parse_array_shape_string", "parse_shape_string"]
 
-# Layout attributes XLA prints that xlashape does not model, by letter.
-_UNMODELLED = {
-    "L": "tail padding alignment",
-    "M": "dynamic shape metadata prefix",
-    "SC": "split configs",
-    "D": "dimension level types (sparse layouts)",
-    "#": "index primitive type (sparse layouts)",
-    "*": "pointer primitive type (sparse layouts)",
-    "P": "physical shape (sparse layouts)",
+# The layout attributes of XLA's sparse layouts, which xlashape does not
+# model, by letter.
+_SPARSE = {
+    "D": "dimension level types",
+    "#": "index primitive type",
+    "*": "pointer primitive type",
+    "P": "physical shape",
 }
-_TOKEN = re.compile(r"\s*(<=|[A-Za-z][A-Za-z0-9]*|\d+|[#*?()\[\]{},:])", re.ASCII)
+# Attributes of one integer in parentheses, by letter: the Layout field.
+_INTEGER_ATTRIBUTES = {
+    "L": "tail_padding_alignment_in_elements",
+    "E": "element_size_in_bits",
+    "S": "memory_space",
+    "M": "dynamic_shape_metadata_prefix_bytes",
+}
+# '+' and '~' occur only in sparse dimension level types (D(C+~)): read as
+# tokens so that the D attribute is refused with its reason.
+_TOKEN = re.compile(r"\s*(<=|[A-Za-z][A-Za-z0-9]*|\d+|[#*?()\[\]{},:+~])", re.ASCII)
 
 
 def human_string(shape: AnyShape) -> str:
@@ -41,9 +52,9 @@ def human_string(shape: AnyShape) -> str:
 
 
 def human_string_with_layout(shape: AnyShape) -> str:
-    """``f32[2,3]{1,0}``: with the layout, tiles, element size and memory
-    space as XLA prints them (the 2017 padding has no text form); a scalar's
-    layout only when it is more than ``{}``."""
+    """``f32[2,3]{1,0}``: with the layout and its attributes as XLA prints
+    them, and the 2017 padding in xlashape's ``PAD(...)``; a scalar's layout
+    only when it is more than ``{}``."""
     return str(shape)
 
 
@@ -99,8 +110,13 @@ class _Parser:
             self.take(")")
             return TupleShape(elements)
         name = self.take(what="an element type such as f32")
-        try:  # the page writes F32[3,5]: upper case is read too
-            element_type = PrimitiveType.from_text(name.lower())
+        if name != name.lower():  # XLA's parser knows lower-case names only
+            self.fail(
+                f"element type {name!r} is not lower case; XLA's text writes "
+                f"{name.lower()!r} (upper case, as in XLA's C++ enum names, is not read)"
+            )
+        try:
+            element_type = PrimitiveType.from_text(name)
         except ValueError as e:
             self.fail(str(e))
         dims, dynamic = self.dimensions()
@@ -126,11 +142,11 @@ class _Parser:
             bounded = self.peek() == "<="
             if bounded:
                 self.take("<=")
-            if self.peek() == "?":
-                self.fail(
-                    "unbounded dynamic dimensions ('?') have no buffer layout; "
-                    "give a bound, as in <=16"
-                )
+            if not bounded and self.peek() == "?":
+                self.take("?")
+                dims.append(UNBOUNDED_SIZE)
+                dynamic.append(True)
+                continue
             dims.append(self.number("a dimension size"))
             dynamic.append(bounded)
         self.take("]")
@@ -138,13 +154,12 @@ class _Parser:
 
     def layout(self) -> Layout:
         self.take("{")
-        m2m: list[int] = []
-        while self.peek() not in ("}", ":"):
-            if m2m:
-                self.take(",", "',' between minor_to_major entries")
-            m2m.append(self.number("a dimension number in the layout"))
+        m2m = self.integers("a dimension number in the layout", "minor_to_major entries", ("}", ":"))
         tiles: list[Tile] = []
-        bits = space = 0
+        splits: list[SplitConfig] = []
+        fields: dict[str, int] = {}
+        padded: list[int] = []
+        padding = PaddingValue.INVALID_PAD
         seen: set[str] = set()
         if self.peek() == ":":
             self.take(":")
@@ -158,26 +173,68 @@ class _Parser:
                         tiles.append(self.tile())
                     if not tiles:
                         self.fail("T must be followed by at least one tile, as in T(8,128)")
-                elif letter in ("E", "S"):
+                elif letter in _INTEGER_ATTRIBUTES:
                     self.take("(")
-                    value = self.number("an integer")
+                    fields[_INTEGER_ATTRIBUTES[letter]] = self.number("an integer")
                     self.take(")")
-                    if letter == "E":
-                        bits = value
-                    else:
-                        space = value
-                elif letter in _UNMODELLED:
+                elif letter == "SC":
+                    while self.peek() == "(":
+                        splits.append(self.split_config())
+                    if not splits:
+                        self.fail("SC must be followed by at least one split, as in SC(1:200)")
+                elif letter == PADDING_ATTRIBUTE:
+                    padded, padding = self.padding()
+                elif letter in _SPARSE:
                     self.fail(
-                        f"layout attribute {letter}(...) ({_UNMODELLED[letter]}) is not "
-                        "modelled by xlashape"
+                        f"sparse layouts are not modelled by xlashape: layout attribute "
+                        f"{letter}(...) ({_SPARSE[letter]}) belongs to a sparse layout"
                     )
                 else:
                     self.fail(f"unknown layout attribute {letter!r}")
         self.take("}")
         try:
-            return Layout(m2m, tiles=tiles, element_size_in_bits=bits, memory_space=space)
+            return Layout(
+                m2m, padded, padding, tiles=tiles, split_configs=splits, **fields
+            )
         except ValueError as e:
             raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+
+    def integers(self, what: str, plural: str, closing: tuple[str, ...]) -> list[int]:
+        """Integers separated by ',' up to (not taking) one of ``closing``."""
+        values: list[int] = []
+        while self.peek() not in closing:
+            if values:
+                self.take(",", f"',' between {plural}")
+            values.append(self.number(what))
+        return values
+
+    def split_config(self) -> SplitConfig:
+        self.take("(")
+        dimension = self.number("a split dimension")
+        self.take(":", "':' after the split dimension, as in (1:200)")
+        indices = self.integers("a split index", "split indices", (")",))
+        self.take(")")
+        try:
+            return SplitConfig(dimension, indices)
+        except ValueError as e:
+            raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+
+    def padding(self) -> tuple[list[int], PaddingValue]:
+        """xlashape's ``PAD(3,5)`` or ``PAD(3,5:zero)``."""
+        self.take("(")
+        widths = self.integers("a padded width", "padded widths", (")", ":"))
+        value = PaddingValue.INVALID_PAD
+        if self.peek() == ":":
+            self.take(":")
+            name = self.take(what="a padding value")
+            if name not in PADDING_VALUES_BY_NAME:
+                self.fail(
+                    f"unknown padding value {name!r}; expected one of "
+                    f"{', '.join(PADDING_VALUES_BY_NAME)}"
+                )
+            value = PADDING_VALUES_BY_NAME[name]
+        self.take(")")
+        return widths, value
 
     def tile(self) -> Tile:
         self.take("(")
@@ -200,12 +257,16 @@ class _Parser:
 def parse_shape_string(text: str) -> AnyShape:
     """Read a shape as XLA writes it: ``"f32[2,3]{0,1}"``,
     ``"bf16[128,256]{1,0:T(8,128)(2,1)}"``, ``"s4[1024]{0:E(4)}"``,
-    ``"f32[<=16,3]"``, ``"(f32[2,3]{1,0}, s32[])"``, ``"token[]"``.
+    ``"f32[<=16,3]"``, ``"f32[?,784]"``, ``"(f32[2,3]{1,0}, s32[])"``,
+    ``"token[]"``, ``"f32[1,2,3,4]{3,2,1,0:L(100)}"``,
+    ``"pred[123,456]{1,0:S(3)SC(0:10)(1:4,5)}"``, and xlashape's
+    ``"f32[2,3]{0,1:PAD(3,5)}"``.
 
     Whitespace between tokens is allowed, as XLA allows it. Raises
     ValueError quoting the text for anything else, naming what was
-    expected, and for the layout attributes xlashape does not model
-    (``L``, ``M``, ``SC`` and the sparse ones).
+    expected: upper-case element types (``F32``, which XLA's parser does
+    not read either), and sparse layouts (``D(...)``, ``#(...)``,
+    ``*(...)``, ``P(...)``), which xlashape does not model.
     """
     if not isinstance(text, str):
         raise TypeError(f"shape string must be a str, got {type(text).__name__}")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable
 
 import numpy as np
 
-from . import shape_text
+from . import shape_text, tiling
 from ._validate import as_int, as_int_tuple
-from .layout import Layout, Tile
+from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape import require_shape as _shape
@@ -70,16 +72,51 @@ def _placement(shape: Shape) -> tuple[tuple[int, int], ...]:
     return tuple(runs)
 
 
+def _array_size_in_elements(shape: Shape) -> int:
+    """The elements XLA's ``ArraySize`` allocates: ``buffer_size``, except
+    that a tiled layout tiles each split dimension's largest piece and rounds
+    the count up to its tail padding alignment."""
+    layout = shape.layout
+    count = shape.buffer_size
+    if not layout.tiles:
+        return count
+    if layout.split_configs:
+        sizes = list(shape.dimensions)
+        rank = shape.rank
+        for config in layout.split_configs:
+            dim = layout.minor_to_major[rank - 1 - config.dimension]
+            edges = (0, *config.split_indices, sizes[dim])
+            sizes[dim] = max(b - a for a, b in itertools.pairwise(edges))
+        count = math.prod(tiling.tiled_extents(tuple(sizes), layout.minor_to_major, layout.tiles))
+    alignment = layout.tail_padding_alignment_in_elements
+    return -(-count // alignment) * alignment
+
+
 def _tuple(shape: object) -> TupleShape:
     if not isinstance(shape, TupleShape):
         raise TypeError(f"shape must be a TupleShape, got {type(shape).__name__}: {shape}")
     return shape
 
 
-def _any(shape: object) -> AnyShape:
+def _any(shape: object, name: str = "shape") -> AnyShape:
     if not isinstance(shape, (Shape, TupleShape, NonArrayShape)):
-        raise TypeError(f"shape must be a Shape, TupleShape or NonArrayShape, got {type(shape).__name__}")
+        raise TypeError(f"{name} must be a Shape, TupleShape or NonArrayShape, got {type(shape).__name__}")
     return shape
+
+
+def _compatible(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """XLA's ``Compatible``: arrays of one type and dimensions, tuples
+    element by element, tokens and opaque values by kind."""
+    if isinstance(lhs, TupleShape) or isinstance(rhs, TupleShape):
+        return (
+            isinstance(lhs, TupleShape)
+            and isinstance(rhs, TupleShape)
+            and len(lhs) == len(rhs)
+            and all(_compatible(a, b) for a, b in zip(lhs, rhs))
+        )
+    if isinstance(lhs, Shape) and isinstance(rhs, Shape):
+        return lhs.element_type == rhs.element_type and lhs.dimensions == rhs.dimensions
+    return lhs.element_type == rhs.element_type
 
 
 class ShapeUtil:
@@ -128,24 +165,53 @@ class ShapeUtil:
         dimensions: Iterable[int],
         minor_to_major: Iterable[int],
         tiles: Iterable[Tile | Iterable[int]] = (),
+        tail_padding_alignment_in_elements: int = 1,
         element_size_in_bits: int = 0,
         memory_space: int = 0,
+        split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]] = (),
     ) -> Shape:
-        """A shape with today's layout fields, as XLA's ``MakeShapeWithDenseLayout``
-        (without its tail padding and split configs).
+        """A shape with today's dense layout fields, its parameters in the
+        order of XLA's ``MakeShapeWithDenseLayout``, so that a call ported
+        as written means what it means in XLA.
+
+        As there, an ``element_size_in_bits`` equal to the element type's
+        own size is stored as 0.
+
+        Parameters
+        ----------
+        element_type : PrimitiveType, int or str
+        dimensions, minor_to_major : iterable of int
+        tiles : iterable of Tile or of sequences of int, optional
+        tail_padding_alignment_in_elements : int, optional
+            ``L(n)``; 1 (the default) for none.
+        element_size_in_bits : int, optional
+            ``E(n)``; 0 (the default) for the type's own size.
+        memory_space : int, optional
+            ``S(n)``.
+        split_configs : iterable of SplitConfig or (dimension, indices), optional
+            ``SC(...)``.
+
+        Returns
+        -------
+        Shape
 
         Examples
         --------
-        >>> print(xs.ShapeUtil.make_shape_with_dense_layout("s4", [123, 456], [1, 0], [(2, 128)], 4))
+        >>> print(xs.ShapeUtil.make_shape_with_dense_layout("s4", [123, 456], [1, 0], [(2, 128)], 1, 4))
         s4[123,456]{1,0:T(2,128)E(4)}
         """
+        etype = PrimitiveType.coerce(element_type)
+        if etype.is_array and element_size_in_bits == 8 * (etype.byte_size or 0):
+            element_size_in_bits = 0
         layout = Layout(
             minor_to_major,
             tiles=tiles,
             element_size_in_bits=element_size_in_bits,
             memory_space=memory_space,
+            tail_padding_alignment_in_elements=tail_padding_alignment_in_elements,
+            split_configs=split_configs,
         )
-        return Shape(element_type, dimensions, layout)
+        return Shape(etype, dimensions, layout)
 
     @staticmethod
     def make_tuple_shape(shapes: Iterable[AnyShape]) -> TupleShape:
@@ -237,10 +303,16 @@ class ShapeUtil:
         element_type: PrimitiveType | int | str,
         dimensions: Iterable[int],
         minor_to_major: Iterable[int],
+        *,
         padded_dimensions: Iterable[int] = (),
         padding_value: PaddingValue | int = PaddingValue.INVALID_PAD,
     ) -> Shape:
         """A shape with the given ``minor_to_major`` and, optionally, padding.
+
+        XLA's ``MakeShapeWithLayout`` (2017) took nothing after
+        ``minor_to_major``, and today's ``MakeShapeWithDenseLayout`` takes
+        tiles there: the padding fields are keyword-only, so that no ported
+        call reads tiles as padded widths.
 
         Parameters
         ----------
@@ -255,7 +327,7 @@ class ShapeUtil:
 
         Examples
         --------
-        >>> xs.ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1], [3, 5])
+        >>> xs.ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1], padded_dimensions=[3, 5])
         Shape('f32', (2, 3), Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5)))
         """
         return Shape(element_type, dimensions, Layout(minor_to_major, padded_dimensions, padding_value))
@@ -305,7 +377,9 @@ class ShapeUtil:
     # -- sizes -----------------------------------------------------------
     @staticmethod
     def elements_in(shape: Shape) -> int:
-        """The number of array elements (padding not counted).
+        """The number of array elements (padding not counted). For the
+        buffer's element count, padding included, see
+        :attr:`Shape.buffer_size`; for its bytes, :meth:`byte_size_of`.
 
         Parameters
         ----------
@@ -327,7 +401,13 @@ class ShapeUtil:
     def byte_size_of(shape: AnyShape) -> int:
         """Bytes of the linear buffer, padding (2017 widths or whole tiles)
         counted, sub-byte elements packed as ``element_size_in_bits`` says
-        (rounded up to whole bytes, as XLA's ``ByteSizeOf``).
+        (rounded up to whole bytes): XLA's ``ShapeUtil::ArraySize``.
+
+        As there, a tiled layout's split configs (``SC``) size each split
+        dimension by its largest piece (``LayoutUtil::MaxSplitSize``), and
+        its tail padding alignment (``L(n)``) rounds the element count up to
+        a multiple of n; an untiled layout's ``L`` and ``SC`` change nothing
+        (XLA's ``ByteSizeOfElements``), nor does ``M(n)`` any size.
 
         A tuple gives the sum over its leaves (tokens and opaque values take
         none). XLA's own ``ByteSizeOf`` of a tuple counts its table of
@@ -350,18 +430,21 @@ class ShapeUtil:
         96
         >>> xs.ShapeUtil.byte_size_of(xs.ShapeUtil.parse_shape_string("s4[3]{0:E(4)}"))
         2
+        >>> xs.ShapeUtil.byte_size_of(xs.ShapeUtil.parse_shape_string("f32[3,5]{1,0:T(2,2)L(7)}"))
+        112
         """
         if isinstance(shape, TupleShape):
             return sum(ShapeUtil.byte_size_of(leaf) for leaf in shape.leaves())
         if isinstance(shape, NonArrayShape):
             return 0
         shape = _shape(shape)
+        count = _array_size_in_elements(shape)
         bits = shape.layout.element_size_in_bits
         if bits:
-            return -(-shape.buffer_size * bits // 8)
+            return -(-count * bits // 8)
         size = shape.element_type.byte_size
         assert size is not None  # a Shape holds array element types only
-        return shape.buffer_size * size
+        return count * size
 
     @staticmethod
     def rank(shape: Shape) -> int:
@@ -384,7 +467,8 @@ class ShapeUtil:
 
     @staticmethod
     def true_rank(shape: Shape) -> int:
-        """The number of dimensions whose size is not 1.
+        """The number of dimensions whose size is not 1 (XLA's 2017
+        ``TrueRank``; :meth:`true_num_dimensions` is today's name).
 
         Parameters
         ----------
@@ -397,6 +481,25 @@ class ShapeUtil:
         Examples
         --------
         >>> xs.ShapeUtil.true_rank(xs.Shape("f32", [2, 1, 3]))
+        2
+        """
+        return _shape(shape).true_rank
+
+    @staticmethod
+    def true_num_dimensions(shape: Shape) -> int:
+        """:meth:`true_rank` under today's XLA name (``TrueNumDimensions``).
+
+        Parameters
+        ----------
+        shape : Shape
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.true_num_dimensions(xs.Shape("f32", [2, 1, 3]))
         2
         """
         return _shape(shape).true_rank
@@ -451,7 +554,11 @@ class ShapeUtil:
     @staticmethod
     def human_string_with_layout(shape: AnyShape) -> str:
         """The shape as XLA writes it, with the layout: ``f32[2,3]{1,0}``,
-        ``f32[3,5]{1,0:T(2,2)}``; tuples too.
+        ``f32[3,5]{1,0:T(2,2)}``; tuples too. The 2017 padding, which XLA's
+        text lacks, is written in xlashape's own attribute ``PAD(widths)``
+        or ``PAD(widths:value)`` (value: zero, one, lowest, highest or
+        unknown), which :meth:`parse_shape_string` reads back, so that the
+        text never names a different buffer; XLA refuses the attribute.
 
         Parameters
         ----------
@@ -465,16 +572,17 @@ class ShapeUtil:
         --------
         >>> padded = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> xs.ShapeUtil.human_string_with_layout(padded)
-        'f32[2,3]{0,1}'
+        'f32[2,3]{0,1:PAD(3,5)}'
         """
         return shape_text.human_string_with_layout(_any(shape))
 
     @staticmethod
     def parse_shape_string(text: str) -> AnyShape:
         """Read a shape as XLA writes it: ``f32[2,3]{1,0}``, tiles and layout
-        attributes (``{1,0:T(8,128)(2,1)E(4)S(1)}``), bounded sizes
-        (``f32[<=16,3]``), tuples, ``token[]`` and ``opaque[]`` (see
-        :func:`xlashape.shape_text.parse_shape_string`).
+        attributes (``{1,0:T(8,128)(2,1)L(2)E(4)S(1)SC(0:4)M(8)}``), bounded
+        and unbounded sizes (``f32[<=16,3]``, ``f32[?,784]``), tuples,
+        ``token[]``, ``opaque[]`` and xlashape's ``PAD(...)`` for 2017
+        padding (see :func:`xlashape.shape_text.parse_shape_string`).
 
         Parameters
         ----------
@@ -488,8 +596,9 @@ class ShapeUtil:
         Raises
         ------
         ValueError
-            For text that is not a shape, or layout attributes this model lacks
-            (``L``, ``M``, ``SC`` and the sparse ones), naming what is wrong.
+            For text that is not a shape (upper-case types such as ``F32``
+            included, as in XLA), or a sparse layout, which this model lacks,
+            naming what is wrong.
 
         Examples
         --------
@@ -504,12 +613,14 @@ class ShapeUtil:
 
     # -- comparison ------------------------------------------------------
     @staticmethod
-    def equal(lhs: Shape, rhs: Shape) -> bool:
-        """Same element type, dimensions and layout (padding included).
+    def equal(lhs: AnyShape, rhs: AnyShape) -> bool:
+        """Same element type, dimensions and layout (padding included);
+        tuples element by element, tokens and opaque values by kind, as
+        XLA's ``Equal``.
 
         Parameters
         ----------
-        lhs, rhs : Shape
+        lhs, rhs : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -520,16 +631,22 @@ class ShapeUtil:
         >>> padded = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> xs.ShapeUtil.equal(padded, xs.Shape("f32", [2, 3], xs.Layout([0, 1])))
         False
+        >>> pair = xs.ShapeUtil.parse_shape_string("(f32[3,2], pred[4,5])")
+        >>> xs.ShapeUtil.equal(pair, xs.ShapeUtil.parse_shape_string("(f32[3,2]{1,0}, pred[4,5]{1,0})"))
+        True
         """
-        return _shape(lhs, "lhs") == _shape(rhs, "rhs")
+        return _any(lhs, "lhs") == _any(rhs, "rhs")
 
     @staticmethod
-    def compatible(lhs: Shape, rhs: Shape) -> bool:
-        """Same element type and dimensions; layouts may differ.
+    def compatible(lhs: AnyShape, rhs: AnyShape) -> bool:
+        """Same element type and dimensions; layouts (and which dimensions
+        are dynamic) may differ. Tuples are compatible when their elements
+        are, pairwise; a token or opaque value only with its own kind, as
+        XLA's ``Compatible``.
 
         Parameters
         ----------
-        lhs, rhs : Shape
+        lhs, rhs : Shape, TupleShape or NonArrayShape
 
         Returns
         -------
@@ -540,9 +657,10 @@ class ShapeUtil:
         >>> padded = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> xs.ShapeUtil.compatible(padded, xs.Shape("f32", [2, 3]))
         True
+        >>> xs.ShapeUtil.compatible(xs.Shape("f32", [5, 7]), xs.ShapeUtil.make_opaque_shape())
+        False
         """
-        lhs, rhs = _shape(lhs, "lhs"), _shape(rhs, "rhs")
-        return lhs.element_type == rhs.element_type and lhs.dimensions == rhs.dimensions
+        return _compatible(_any(lhs, "lhs"), _any(rhs, "rhs"))
 
     @staticmethod
     def same_dimensions(lhs: Shape, rhs: Shape) -> bool:

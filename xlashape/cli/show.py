@@ -193,9 +193,11 @@ def _describe(shape: Shape, padding: str = DEFAULT_PADDING) -> list[str]:
     widths = shape.padded_dimensions
     padded = LayoutUtil.is_padded(shape)
     padding_text = f"widths [{','.join(map(str, widths))}], value {padding}, drawn as {pad}"
+    # XLA's text, the padding (which it lacks) on its own line below
+    layout = shape.layout.text(padding=False)
     lines = [
-        f"shape:          {ShapeUtil.human_string_with_layout(shape)}",
-        f"layout:         {shape.layout} (minor to major{fastest})",
+        f"shape:          {shape.dimensions_text()}{'' if layout == '{}' else layout}",
+        f"layout:         {layout} (minor to major{fastest})",
         f"padding:        {padding_text if padded else 'none'}",
         "",
         f"logical array ({_extent_text(shape.dimensions)}):",
