@@ -217,6 +217,12 @@ def test_the_parsed_fields_are_xlas():
     assert not unbounded.is_unbounded_dynamic_dimension(1)
 
 
+@pytest.mark.parametrize("text", [t for t, _, _ in ATTRIBUTE_STRINGS if "L(" in t or "SC(" in t or "M(" in t])
+def test_attributes_jax_lacks_are_not_dropped_on_the_way_to_jax(text):
+    with pytest.raises(ValueError, match=r"JAX's layouts carry none|memory space"):
+        parse(text).to_jax_layout()
+
+
 def test_tail_padding_rounds_a_tiled_buffer_up():
     """ShapeUtil::ArraySize: the tiled element count rounded up to L."""
     shape = parse("f32[3,5]{1,0:T(2,2)L(7)}")

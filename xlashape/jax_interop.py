@@ -105,7 +105,8 @@ def read_jax(
 def to_jax_layout(layout: Layout) -> Any:
     """The ``jax.experimental.layout.Layout`` of an xlashape Layout (its
     major_to_minor, tiles and element_size_in_bits). ValueError for the 2017
-    padding or a memory space, which JAX's layout does not carry."""
+    padding, a memory space, a tail padding alignment, split configs or a
+    dynamic-shape metadata prefix, which JAX's layout does not carry."""
     if layout.padded_dimensions:
         raise ValueError(
             f"layout {layout!r} is padded; JAX's layouts have no padded_dimensions"
@@ -115,6 +116,17 @@ def to_jax_layout(layout: Layout) -> Any:
             f"layout {layout} has memory space {layout.memory_space}; JAX keeps memory "
             "kinds on the sharding, not the layout"
         )
+    uncarried = [
+        name
+        for name, present in (
+            ("a tail padding alignment (L)", layout.tail_padding_alignment_in_elements != 1),
+            ("split configs (SC)", bool(layout.split_configs)),
+            ("a dynamic-shape metadata prefix (M)", bool(layout.dynamic_shape_metadata_prefix_bytes)),
+        )
+        if present
+    ]
+    if uncarried:
+        raise ValueError(f"layout {layout} has {' and '.join(uncarried)}; JAX's layouts carry none")
     return _jax_layout_class()(
         major_to_minor=layout.major_to_minor,
         tiling=tuple(tile.dimensions for tile in layout.tiles),

@@ -471,7 +471,7 @@ class Layout(Frozen):
         )
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_layout, self._key())
+        return (layout_from_fields, self._key())
 
     def __repr__(self) -> str:
         parts = [f"minor_to_major={self._minor_to_major}"]
@@ -537,19 +537,19 @@ class Layout(Frozen):
 
 
 
-def _rebuild_layout(
-    minor_to_major: tuple[int, ...],
-    padded_dimensions: tuple[int, ...],
-    padding_value: PaddingValue,
-    tiles: tuple[Tile, ...],
+def layout_from_fields(
+    minor_to_major: Iterable[int],
+    padded_dimensions: Iterable[int],
+    padding_value: PaddingValue | int,
+    tiles: Iterable[Tile | Iterable[int]],
     element_size_in_bits: int,
     memory_space: int,
     tail_padding_alignment_in_elements: int,
-    split_configs: tuple[SplitConfig, ...],
+    split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]],
     dynamic_shape_metadata_prefix_bytes: int,
 ) -> Layout:
-    """A Layout from its ``_key()``, for pickle (the last three fields are
-    keyword-only)."""
+    """A Layout from every field, in the order of its ``_key()`` (for pickle
+    and LayoutUtil.make_layout: the last three are keyword-only in Layout)."""
     return Layout(
         minor_to_major,
         padded_dimensions,

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable
 
 from ._validate import as_int, normalize_dimension
-from .layout import Layout, SplitConfig, Tile
+from .layout import Layout, SplitConfig, Tile, layout_from_fields
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape, validate_layout
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
@@ -70,16 +70,10 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> print(xs.LayoutUtil.make_layout([1, 0], tiles=[(8, 128)], tail_padding_alignment_in_elements=2))
         {1,0:T(8,128)L(2)}
         """
-        return Layout(
-            minor_to_major,
-            padded_dimensions,
-            padding_value,
-            tiles,
-            element_size_in_bits,
-            memory_space,
-            tail_padding_alignment_in_elements=tail_padding_alignment_in_elements,
-            split_configs=split_configs,
-            dynamic_shape_metadata_prefix_bytes=dynamic_shape_metadata_prefix_bytes,
+        return layout_from_fields(
+            minor_to_major, padded_dimensions, padding_value, tiles, element_size_in_bits,
+            memory_space, tail_padding_alignment_in_elements, split_configs,
+            dynamic_shape_metadata_prefix_bytes,
         )
 
     @staticmethod

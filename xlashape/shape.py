@@ -445,21 +445,13 @@ class Shape(Frozen):
         Examples
         --------
         >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
-        >>> Shape("f32", [1, 3, 1, 4]).true_rank
-        2
+        >>> Shape("f32", [1, 3, 1, 4]).true_rank, Shape("f32", [1, 3, 1, 4]).true_num_dimensions
+        (2, 2)
         """
         return sum(1 for d in self._dimensions if d != 1)
 
-    @property
-    def true_num_dimensions(self) -> int:
-        """:attr:`true_rank` under today's XLA name (``TrueNumDimensions``).
-
-        Examples
-        --------
-        >>> Shape("f32", [1, 3, 1, 4]).true_num_dimensions
-        2
-        """
-        return self.true_rank
+    #: :attr:`true_rank` under today's XLA name (``TrueNumDimensions``).
+    true_num_dimensions = true_rank
 
     def is_unbounded_dynamic_dimension(self, dimension_number: int) -> bool:
         """Whether a dimension is unbounded (``?``); negative numbers count

@@ -482,27 +482,13 @@ class ShapeUtil:
         --------
         >>> xs.ShapeUtil.true_rank(xs.Shape("f32", [2, 1, 3]))
         2
-        """
-        return _shape(shape).true_rank
-
-    @staticmethod
-    def true_num_dimensions(shape: Shape) -> int:
-        """:meth:`true_rank` under today's XLA name (``TrueNumDimensions``).
-
-        Parameters
-        ----------
-        shape : Shape
-
-        Returns
-        -------
-        int
-
-        Examples
-        --------
         >>> xs.ShapeUtil.true_num_dimensions(xs.Shape("f32", [2, 1, 3]))
         2
         """
         return _shape(shape).true_rank
+
+    #: :meth:`true_rank` under today's XLA name (``TrueNumDimensions``).
+    true_num_dimensions = true_rank
 
     @staticmethod
     def get_dimension(shape: Shape, dimension_number: int) -> int:
