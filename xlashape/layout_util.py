@@ -84,7 +84,7 @@ class LayoutUtil:
         return Layout(range(r - 1, -1, -1))
 
     @staticmethod
-    def get_default_layout_for_shape(shape: Shape) -> Layout:
+    def get_default_layout_for_shape(shape: Shape | str) -> Layout:
         """The major-to-minor layout for ``shape``'s rank.
 
         Parameters
@@ -103,7 +103,7 @@ class LayoutUtil:
         return LayoutUtil.get_default_layout_for_rank(require_shape(shape).rank)
 
     @staticmethod
-    def validate_layout_for_shape(layout: Layout, shape: Shape) -> None:
+    def validate_layout_for_shape(layout: Layout, shape: Shape | str) -> None:
         """Check that ``layout`` fits ``shape``'s dimensions.
 
         Parameters
@@ -132,7 +132,7 @@ class LayoutUtil:
         validate_layout(layout, require_shape(shape).dimensions)
 
     @staticmethod
-    def is_padded(shape: Shape) -> bool:
+    def is_padded(shape: Shape | str) -> bool:
         """Whether some dimension is padded wider than its size.
 
         Parameters
@@ -154,7 +154,7 @@ class LayoutUtil:
         return any(w > d for w, d in zip(shape.layout.padded_dimensions, shape.dimensions))
 
     @staticmethod
-    def padded_dimensions(shape: Shape) -> tuple[int, ...]:
+    def padded_dimensions(shape: Shape | str) -> tuple[int, ...]:
         """The layout's padded_dimensions field (empty when not padded).
 
         Parameters
@@ -173,7 +173,7 @@ class LayoutUtil:
         return require_shape(shape).layout.padded_dimensions
 
     @staticmethod
-    def padded_dimension(shape: Shape, index: int) -> int:
+    def padded_dimension(shape: Shape | str, index: int) -> int:
         """The width dimension ``index`` occupies in memory.
 
         Parameters
@@ -198,7 +198,7 @@ class LayoutUtil:
         return shape.padded_dimensions[normalize_dimension(index, shape.rank)]
 
     @staticmethod
-    def get_padding_value(shape: Shape) -> PaddingValue:
+    def get_padding_value(shape: Shape | str) -> PaddingValue:
         """What fills ``shape``'s padding positions.
 
         Parameters

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -57,7 +58,8 @@ def validate_layout(
     if padded:
         if len(padded) != rank:
             raise ValueError(
-                f"layout has {len(padded)} padded dimensions, but shape is rank {rank}"
+                f"layout has {len(padded)} padded width{'' if len(padded) == 1 else 's'}, "
+                f"but shape is rank {rank}: one width per dimension"
             )
         for i, (width, size) in enumerate(zip(padded, dimensions)):
             if width < size:
@@ -633,7 +635,23 @@ def _dynamic_flags(values: Iterable[bool], rank: int) -> tuple[bool, ...]:
 
 
 def require_shape(value: object, name: str = "shape") -> Shape:
-    """``value`` itself if it is a Shape; TypeError otherwise."""
-    if not isinstance(value, Shape):
-        raise TypeError(f"{name} must be a Shape, got {type(value).__name__}")
-    return value
+    """``value`` itself if it is a Shape, the Shape its text describes if it
+    is a str (``"f32[2,3]{0,1}"``, read once and kept); TypeError otherwise.
+    The one place where a public function's Shape argument is read."""
+    if isinstance(value, Shape):
+        return value
+    if isinstance(value, str):
+        return _shape_of_text(value)
+    raise TypeError(
+        f"{name} must be a Shape, got {type(value).__name__}; shape text such as "
+        "'f32[2,3]{1,0}' is taken too"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _shape_of_text(text: str) -> Shape:
+    """The array Shape of ``text`` (Shapes are immutable, so one is shared
+    by every call that names it; errors are raised, never kept)."""
+    from .shape_text import parse_array_shape_string  # it imports this module
+
+    return parse_array_shape_string(text)
