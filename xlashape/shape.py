@@ -93,8 +93,13 @@ class Shape(Frozen):
 
     Parameters
     ----------
-    element_type : PrimitiveType, int or str
-        An array element type, as itself, its number or its name (``"f32"``).
+    element_type : PrimitiveType, int, str or numpy.dtype
+        An array element type, as itself, its number, its XLA name
+        (``"f32"``), a NumPy dtype or scalar type (``np.float32``), or the
+        full name of a dtype that maps to one XLA type (``"float32"``,
+        ``"bool"``, ``"bfloat16"``). Short codes (``"f4"``, ``"i8"``) are
+        refused, naming the XLA type NumPy reads them as: ``"i8"`` is
+        NumPy's int64 but looks like XLA's ``s8``.
     dimensions : iterable of int
         The size of each dimension, each at least 0.
     layout : Layout, optional
@@ -121,6 +126,8 @@ class Shape(Frozen):
     >>> s = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
     >>> s.rank, s.strides, s.buffer_size
     (2, (1, 3), 15)
+    >>> Shape("float32", (2, 3)) == Shape("f32", (2, 3))
+    True
     """
 
     __slots__ = ("_element_type", "_dimensions", "_layout", "_dynamic", "_plan")
