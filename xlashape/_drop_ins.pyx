@@ -16,11 +16,16 @@ both without ``out=``. Everything else, and every call the driver flags
 (an index out of bounds), hands over to the general path in
 ``numpy_compat``, which reads arguments as NumPy does and raises as NumPy
 would: a hand-over never changes a result or an exception.
+
+Before any of that, a call whose index arrays NumPy would hand to another
+library (NEP 18: a type with its own ``__array_function__``, such as a Dask
+array) goes to ``duck_arrays``, which keeps them in their library.
 """
 
 cimport numpy as cnp
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
+from cpython.object cimport Py_TYPE, PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint8_t, uint64_t
@@ -50,6 +55,12 @@ cdef extern from *:
     """
     # Whether this build runs without the GIL (a free-threaded CPython).
     bint XS_FREE_THREADED
+
+
+cdef extern from "Python.h":
+    # The attribute ``name`` of a type, found along its MRO without raising
+    # (borrowed; NULL where none is).
+    PyObject* _PyType_Lookup(PyTypeObject* type, object name)
 
 
 cdef extern from "numpy/arrayobject.h":
@@ -94,6 +105,9 @@ cdef dict _layouts = {}  # (dims, order, padded_dims) -> _Layout
 cdef tuple _last = (None, None, None, None)
 
 cdef object _compat = None
+cdef object _ducks = None
+cdef str _ARRAY_FUNCTION = "__array_function__"
+cdef object _NDARRAY_ARRAY_FUNCTION = np.ndarray.__dict__[_ARRAY_FUNCTION]
 
 
 cdef object _general():
@@ -104,6 +118,38 @@ cdef object _general():
         from xlashape import numpy_compat
         _compat = numpy_compat
     return _compat
+
+
+cdef object _duck_arrays():
+    """duck_arrays, where calls on other libraries' arrays go (imported on
+    first use)."""
+    global _ducks
+    if _ducks is None:
+        from xlashape import duck_arrays
+        _ducks = duck_arrays
+    return _ducks
+
+
+cdef bint _foreign(object value) noexcept:
+    """Whether NumPy would hand a call on ``value`` to another library
+    (NEP 18): its type has an ``__array_function__`` other than ndarray's.
+    Ints and exact ndarrays, the common items, cost one compare each."""
+    cdef PyObject* method
+    if type(value) is int or cnp.PyArray_CheckExact(value):
+        return False
+    method = _PyType_Lookup(Py_TYPE(value), _ARRAY_FUNCTION)
+    return method is not NULL and method is not <PyObject*> _NDARRAY_ARRAY_FUNCTION
+
+
+cdef bint _holds_foreign(object multi_index) noexcept:
+    """_foreign for a multi_index: any of the items of a tuple or list (the
+    index arrays), or the object itself (a (rank, N) array)."""
+    if type(multi_index) is tuple or type(multi_index) is list:
+        for item in multi_index:
+            if _foreign(item):
+                return True
+        return False
+    return _foreign(multi_index)
 
 
 cdef bint _is_int_tuple(object value) noexcept:
@@ -479,7 +525,17 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
     array([4, 1, 5])
     >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
     np.int64(6)
+
+    Index arrays of another library stay in it: Dask arrays give a lazy
+    Dask array (through :mod:`xlashape.dask`, ``threads`` per chunk, 1 by
+    default), and any other type with its own ``__array_function__``
+    (NEP 18) goes to NumPy's ``ravel_multi_index``, which hands it to that
+    type as NumPy does; neither takes ``out``, nor does NumPy's take
+    ``padded_dims`` or a ``minor_to_major`` order.
     """
+    if _holds_foreign(multi_index):
+        return _duck_arrays().ravel_multi_index(multi_index, dims, mode, order, out, padded_dims,
+                                                threads)
     cdef _Layout layout = _layout(dims, order, padded_dims, True, multi_index, mode)
     if out is None:
         result = _ravel_fast(layout.plan, multi_index, mode, threads)
@@ -535,7 +591,13 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
     Traceback (most recent call last):
       ...
     xlashape.errors.IndexOutOfBoundsError: ...padding...
+
+    Indices of another library stay in it, as for :func:`ravel_multi_index`:
+    Dask arrays give lazy Dask arrays, other types with their own
+    ``__array_function__`` go to NumPy's ``unravel_index``.
     """
+    if _foreign(indices):
+        return _duck_arrays().unravel_index(indices, shape, order, out, padded_dims, threads)
     cdef _Layout layout = _layout(shape, order, padded_dims, False, indices, None)
     if out is None:
         result = _unravel_fast(layout.plan, indices, threads)
