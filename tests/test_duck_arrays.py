@@ -119,6 +119,17 @@ def test_unravel_index_of_dask_indices_matches_numpy(dims, shape, chunk, order, 
         assert got.shape == want.shape
 
 
+@pytest.mark.parametrize("dims", [(-1, 5), (2, -3), (2**40, 2**40)])
+def test_bad_dims_with_dask_columns_compute_nothing(dims):
+    counted = Counted()
+    lazy = counted(np.array([0, 1]), 1)
+    with pytest.raises(ValueError):
+        xs.ravel_multi_index((lazy, lazy), dims)
+    with pytest.raises(ValueError):
+        xs.unravel_index(lazy, dims)
+    assert counted.computed == 0
+
+
 def test_dask_errors():
     lazy = da.from_array(np.array([0, 9]), chunks=1)
     with pytest.raises(TypeError, match="out= cannot receive a lazy Dask result"):

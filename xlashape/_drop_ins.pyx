@@ -17,15 +17,18 @@ both without ``out=``. Everything else, and every call the driver flags
 ``numpy_compat``, which reads arguments as NumPy does and raises as NumPy
 would: a hand-over never changes a result or an exception.
 
-Before any of that, a call whose index arrays NumPy would hand to another
-library (NEP 18: a type with its own ``__array_function__``, such as a Dask
-array) goes to ``duck_arrays``, which keeps them in their library.
+A call whose index arrays NumPy would hand to another library (NEP 18: a
+type with its own ``__array_function__``, such as a Dask array) goes to
+``duck_arrays`` instead of the general path, which keeps them in their
+library. The check comes after the fast paths, so that it costs their calls
+nothing: those take only ints, NumPy integer scalars and exact ndarrays, on
+which NumPy never dispatches. (A fast path added later must keep to such
+types, or check first.)
 """
 
 cimport numpy as cnp
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
-from cpython.object cimport Py_TYPE, PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int64_t, uint8_t, uint64_t
@@ -57,10 +60,37 @@ cdef extern from *:
     bint XS_FREE_THREADED
 
 
-cdef extern from "Python.h":
-    # The attribute ``name`` of a type, found along its MRO without raising
-    # (borrowed; NULL where none is).
-    PyObject* _PyType_Lookup(PyTypeObject* type, object name)
+cdef extern from *:
+    """
+    /* Whether NumPy would hand a call on ``value`` to another library
+       (NEP 18): its type has an __array_function__ (``name``) other than
+       ndarray's (``ndarray_method``). Ints and exact ndarrays, the common
+       items, cost a compare each; other types one lookup in their MRO
+       cache, without raising. */
+    static inline int xs_foreign(PyObject* value, PyObject* name, PyObject* ndarray_method) {
+        PyTypeObject* type = Py_TYPE(value);
+        PyObject* method;
+        if (type == &PyLong_Type || type == &PyArray_Type) {
+            return 0;
+        }
+        method = _PyType_Lookup(type, name);
+        return method != NULL && method != ndarray_method;
+    }
+
+    /* xs_foreign for any item of a tuple (the index arrays, borrowed). */
+    static inline int xs_tuple_holds_foreign(PyObject* items, PyObject* name,
+                                             PyObject* ndarray_method) {
+        Py_ssize_t k;
+        for (k = 0; k < PyTuple_GET_SIZE(items); k++) {
+            if (xs_foreign(PyTuple_GET_ITEM(items, k), name, ndarray_method)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    """
+    bint xs_foreign(object value, object name, object ndarray_method) noexcept
+    bint xs_tuple_holds_foreign(object items, object name, object ndarray_method) noexcept
 
 
 cdef extern from "numpy/arrayobject.h":
@@ -130,21 +160,17 @@ cdef object _duck_arrays():
     return _ducks
 
 
-cdef bint _foreign(object value) noexcept:
-    """Whether NumPy would hand a call on ``value`` to another library
-    (NEP 18): its type has an ``__array_function__`` other than ndarray's.
-    Ints and exact ndarrays, the common items, cost one compare each."""
-    cdef PyObject* method
-    if type(value) is int or cnp.PyArray_CheckExact(value):
-        return False
-    method = _PyType_Lookup(Py_TYPE(value), _ARRAY_FUNCTION)
-    return method is not NULL and method is not <PyObject*> _NDARRAY_ARRAY_FUNCTION
+cdef inline bint _foreign(object value) noexcept:
+    """Whether NumPy would hand a call on ``value`` to another library."""
+    return xs_foreign(value, _ARRAY_FUNCTION, _NDARRAY_ARRAY_FUNCTION)
 
 
-cdef bint _holds_foreign(object multi_index) noexcept:
+cdef inline bint _holds_foreign(object multi_index) noexcept:
     """_foreign for a multi_index: any of the items of a tuple or list (the
     index arrays), or the object itself (a (rank, N) array)."""
-    if type(multi_index) is tuple or type(multi_index) is list:
+    if type(multi_index) is tuple:
+        return xs_tuple_holds_foreign(multi_index, _ARRAY_FUNCTION, _NDARRAY_ARRAY_FUNCTION)
+    if type(multi_index) is list:  # read item by item: another thread may change it
         for item in multi_index:
             if _foreign(item):
                 return True
@@ -187,7 +213,8 @@ cdef _Layout _layout(object dims, object order, object padded, bint ravel, objec
         try:
             layout.shape = _general().new_shape(dims, order, padded)
         except ValueError:
-            _general().raise_what_numpy_reads_first(ravel, dims, order, padded, first, mode)
+            if not (_holds_foreign(first) if ravel else _foreign(first)):  # never read those
+                _general().raise_what_numpy_reads_first(ravel, dims, order, padded, first, mode)
             raise
         layout.plan = layout.shape._plan
         if cacheable:
@@ -533,14 +560,14 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
     type as NumPy does; neither takes ``out``, nor does NumPy's take
     ``padded_dims`` or a ``minor_to_major`` order.
     """
-    if _holds_foreign(multi_index):
-        return _duck_arrays().ravel_multi_index(multi_index, dims, mode, order, out, padded_dims,
-                                                threads)
     cdef _Layout layout = _layout(dims, order, padded_dims, True, multi_index, mode)
     if out is None:
         result = _ravel_fast(layout.plan, multi_index, mode, threads)
         if result is not None:
             return result
+    if _holds_foreign(multi_index):
+        return _duck_arrays().ravel_multi_index(multi_index, dims, mode, order, out, padded_dims,
+                                                threads)
     return _general().ravel_shaped(layout.shape, multi_index, mode, out, threads)
 
 
@@ -596,11 +623,11 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
     Dask arrays give lazy Dask arrays, other types with their own
     ``__array_function__`` go to NumPy's ``unravel_index``.
     """
-    if _foreign(indices):
-        return _duck_arrays().unravel_index(indices, shape, order, out, padded_dims, threads)
     cdef _Layout layout = _layout(shape, order, padded_dims, False, indices, None)
     if out is None:
         result = _unravel_fast(layout.plan, indices, threads)
         if result is not None:
             return result
+    if _foreign(indices):
+        return _duck_arrays().unravel_index(indices, shape, order, out, padded_dims, threads)
     return _general().unravel_shaped(layout.shape, indices, out, threads)

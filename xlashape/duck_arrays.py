@@ -13,12 +13,14 @@ swapping one in never computes a Dask array or changes a result's type:
   ``padded_dims``, a ``minor_to_major`` order) are refused, and ``threads``
   is not passed on.
 
-The compiled drop-ins (``_drop_ins``) come here only for such calls; their
-check costs a type compare per index array.
+The compiled drop-ins (``_drop_ins``) come here for such calls once their
+fast paths, which take only ints, NumPy integer scalars and exact ndarrays,
+have passed them by: the check costs those calls nothing.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -122,10 +124,9 @@ def _dask_ravel(
     """ravel_multi_index through :func:`xlashape.dask.ravel`: the columns
     broadcast together, stacked as (N, rank) rows, raveled chunk by chunk and
     given the broadcast shape."""
-    import dask.array as da
-
     from . import dask as xs_dask
 
+    da: Any = importlib.import_module("dask.array")  # partly typed
     shape = numpy_compat.new_shape(dims, order, padded_dims)
     rank = shape.rank
     numpy_compat._check_ravel_rank(rank)
@@ -140,6 +141,5 @@ def _dask_ravel(
         )
     broadcast = da.broadcast_arrays(*map(da.asarray, columns))
     rows = da.stack([column.reshape(-1) for column in broadcast], axis=1)
-    return xs_dask.ravel(rows, shape, mode=modes, threads=_per_chunk(threads)).reshape(
-        broadcast[0].shape
-    )
+    offsets: Any = xs_dask.ravel(rows, shape, mode=modes, threads=_per_chunk(threads))
+    return offsets.reshape(broadcast[0].shape)
