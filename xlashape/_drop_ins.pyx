@@ -19,11 +19,11 @@ would: a hand-over never changes a result or an exception.
 
 A call whose index arrays NumPy would hand to another library (NEP 18: a
 type with its own ``__array_function__``, such as a Dask array) goes to
-``duck_arrays`` instead of the general path, which keeps them in their
-library. The check comes after the fast paths, so that it costs their calls
-nothing: those take only ints, NumPy integer scalars and exact ndarrays, on
-which NumPy never dispatches. (A fast path added later must keep to such
-types, or check first.)
+``duck_arrays`` (through ``numpy_compat``) instead of the general path,
+which keeps them in their library. The check comes after the fast paths,
+so that it costs their calls nothing: those take only ints, NumPy integer
+scalars and exact ndarrays, on which NumPy never dispatches. (A fast path
+added later must keep to such types, or check first.)
 """
 
 cimport numpy as cnp
@@ -135,7 +135,6 @@ cdef dict _layouts = {}  # (dims, order, padded_dims) -> _Layout
 cdef tuple _last = (None, None, None, None)
 
 cdef object _compat = None
-cdef object _ducks = None
 cdef str _ARRAY_FUNCTION = "__array_function__"
 cdef object _NDARRAY_ARRAY_FUNCTION = np.ndarray.__dict__[_ARRAY_FUNCTION]
 
@@ -148,16 +147,6 @@ cdef object _general():
         from xlashape import numpy_compat
         _compat = numpy_compat
     return _compat
-
-
-cdef object _duck_arrays():
-    """duck_arrays, where calls on other libraries' arrays go (imported on
-    first use)."""
-    global _ducks
-    if _ducks is None:
-        from xlashape import duck_arrays
-        _ducks = duck_arrays
-    return _ducks
 
 
 cdef inline bint _foreign(object value) noexcept:
@@ -566,8 +555,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
         if result is not None:
             return result
     if _holds_foreign(multi_index):
-        return _duck_arrays().ravel_multi_index(multi_index, dims, mode, order, out, padded_dims,
-                                                threads)
+        return _general().duck_arrays.ravel_multi_index(multi_index, dims, mode, order, out,
+                                                        padded_dims, threads)
     return _general().ravel_shaped(layout.shape, multi_index, mode, out, threads)
 
 
@@ -629,5 +618,6 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
         if result is not None:
             return result
     if _foreign(indices):
-        return _duck_arrays().unravel_index(indices, shape, order, out, padded_dims, threads)
+        return _general().duck_arrays.unravel_index(indices, shape, order, out, padded_dims,
+                                                    threads)
     return _general().unravel_shaped(layout.shape, indices, out, threads)

@@ -51,13 +51,13 @@ from ._drop_ins import ravel_multi_index, unravel_index
 from .bench_peers import numba_call, numba_version
 from .bench_plot import plot
 from .bench_report import (
-    EMPTY,
     WIDTH,
     Column,
     Section,
     field,
     json_document,
     markdown_table,
+    text,
     text_table,
     wrap,
 )
@@ -406,6 +406,11 @@ def _why_no_numba() -> str | None:
 
 
 SUMMARY_LABEL = 45  # the summary's label column
+# The summary's lines per operation, a cell per layout (None: no value).
+SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
+    ("times faster than NumPy", field("speedup", ".1f", "x")),
+    ("fraction of the copy limit", field("copy_fraction", ".2f")),
+)
 
 CASE_COLUMNS = (
     Column("op", field("op"), key=True),
@@ -483,15 +488,12 @@ def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
                  f"{first['threads']} thread{'s' if first['threads'] > 1 else ''}")
         lines += ["", title.ljust(SUMMARY_LABEL) + "".join(name.rjust(11) for name in layouts)]
         for op in dict.fromkeys(r["op"] for r in cases):
-            for label, key, spec in (("times faster than NumPy", "speedup", ".1f"),
-                                     ("fraction of the copy limit", "copy_fraction", ".2f")):
-                values = [cells.get((op, layout), {}).get(key) for layout in layouts]
-                text = [EMPTY if v is None else f"{v:{spec}}" + ("x" if key == "speedup" else "")
-                        for v in values]
-                head = f"  {op + ':' if key == 'speedup' else ''}".ljust(11) + label
-                lines.append(head.ljust(SUMMARY_LABEL) + "".join(t.rjust(11) for t in text))
-        lines += [""] + wrap("The copy limit: a single-thread copy of as many bytes as the call reads and "
-                      "writes (1.00: as fast as copying them).")
+            for k, (label, cell) in enumerate(SUMMARY_ROWS):
+                head = f"  {op + ':' if k == 0 else ''}".ljust(11) + label
+                values = [cell(cells[op, layout]) if (op, layout) in cells else None for layout in layouts]
+                lines.append(head.ljust(SUMMARY_LABEL) + "".join(text(v).rjust(11) for v in values))
+        lines += [""] + wrap("The copy limit: a single-thread copy of as many bytes as the call "
+                             "reads and writes (1.00: as fast as copying them).")
     one = {r["op"]: r for r in by_name["scalar"]}
     drop = {r["op"]: r for r in by_name["drop_ins"] if r["n"] == 1}
     if one or drop:

@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["Column", "Section", "json_document", "markdown_table", "text_table", "wrap", "WIDTH"]
+__all__ = ["WIDTH", "Column", "Section", "field", "json_document", "markdown_table", "text", "text_table", "wrap"]
 
 WIDTH = 100  # the terminal output's columns
 EMPTY = "-"
@@ -80,11 +80,12 @@ class Section:
                 why = column.why_empty()
                 if why:
                     notes.append(f"{column.header}: {why}")
-        rows = [[_text(c.cell(r)) for c in shown] for r in self.records]
+        rows = [[text(c.cell(r)) for c in shown] for r in self.records]
         return shown, rows, notes
 
 
-def _text(value: str | None) -> str:
+def text(value: str | None) -> str:
+    """A cell's text: its value, or '-' for none."""
     return EMPTY if value is None else value
 
 
