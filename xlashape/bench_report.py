@@ -148,9 +148,9 @@ def text_table(section: Section, width: int = WIDTH) -> list[str]:
     return lines + wrap(" ".join(f"{n}." for n in notes), width)
 
 
-def wrap(text: str, width: int = WIDTH) -> list[str]:
-    """``text`` as lines of at most ``width`` columns (none for no text)."""
-    return textwrap.wrap(text, width, break_on_hyphens=False) if text else []
+def wrap(prose: str, width: int = WIDTH) -> list[str]:
+    """``prose`` as lines of at most ``width`` columns (none for none)."""
+    return textwrap.wrap(prose, width, break_on_hyphens=False) if prose else []
 
 
 def json_document(machine: dict[str, Any], sections: Sequence[Section], **extra: Any) -> dict[str, Any]:
