@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from command_line import command_env
+from command_line import command_env, stderr_on_a_terminal
 
 from xlashape import bench, bench_report
 from xlashape.bench_report import Column, Section, field
@@ -179,6 +179,17 @@ def test_full_prints_every_table_within_100_columns_and_files_hold_them(cli, tmp
     assert len(header) > WIDTH  # the file keeps every column in one table
     case_rows = [line for line in markdown if re.match(r"\| (un)?ravel +\| row-major ", line)]
     assert len(case_rows) == len(cases)
+
+
+def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
+    drawn = stderr_on_a_terminal(cli, "bench", *FAST)
+    head, _, progress = drawn.partition("\n")  # the line naming the machine, then the bar
+    assert head.startswith("xlashape bench on ")
+    frames = progress.split("\r")
+    assert "\n" not in progress.rstrip("\n") and len(frames) > 4
+    assert any(frame.startswith("[1/4] ravel int64 row-major N=1e+03") for frame in frames)
+    assert all(len(frame) <= WIDTH for frame in frames)
+    assert frames[-1].strip() == ""  # cleared, so the summary starts on a clean line
 
 
 def _no_numba(tmp_path) -> dict[str, str]:
