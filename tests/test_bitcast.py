@@ -183,7 +183,7 @@ def test_padded_transposes():
         ),
         (Shape("f32", (2, 3)), (1, 0), ValueError, r"expected dimensions \[3, 2\]"),
         (Shape("f32", (3, 2)), (1.0, 0), TypeError, "dimension_mapping.0. must be an integer"),
-        ("f32[3,2]", (1, 0), TypeError, "output_shape must be a Shape, got str"),
+        ([3, 2], (1, 0), TypeError, "output_shape must be a Shape, got list"),
     ],
 )
 def test_transpose_errors(output, mapping, error, message):
@@ -257,7 +257,7 @@ def test_padded_reshapes():
 
 
 def test_reshape_errors():
-    with pytest.raises(TypeError, match="input_shape must be a Shape, got str"):
-        ShapeUtil.reshape_is_bitcast("f32[6]", Shape("f32", (6,)))
+    with pytest.raises(TypeError, match="input_shape must be a Shape, got bytes"):
+        ShapeUtil.reshape_is_bitcast(b"f32[6]", Shape("f32", (6,)))
     with pytest.raises(TypeError, match="output_shape must be a Shape, got list"):
         ShapeUtil.reshape_is_bitcast(Shape("f32", (6,)), [6])

@@ -268,8 +268,8 @@ def test_lists_are_read_as_numpy_would():
 def test_to_linear_errors():
     shape = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
     values = numbered((2, 3), np.float32)
-    with pytest.raises(TypeError, match="shape must be a Shape, got str"):
-        to_linear(values, "f32[2,3]")
+    with pytest.raises(TypeError, match="shape must be a Shape, got list"):
+        to_linear(values, [2, 3])
     with pytest.raises(
         ValueError,
         match=r"array has shape \(3, 2\), but shape f32\[2,3\]\{0,1:PAD\(3,5\)\} has dimensions \(2, 3\)",

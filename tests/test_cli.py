@@ -369,7 +369,7 @@ ERRORS = [
     ("bad-layout", _nothing, ["show", "f32[2,3]{0,0}"], 2, "duplicate"),
     ("bad-widths", _nothing, ["show", "f32[2,3]", "--padded", "3,x"], 2, "argument --padded"),
     ("narrow-widths", _nothing, ["show", "f32[2,3]", "--padded", "1,3"], 2, "does not fit"),
-    ("widths-rank", _nothing, ["show", "f32[2,3]", "--padded", "3"], 2, "1 padded dimensions"),
+    ("widths-rank", _nothing, ["show", "f32[2,3]", "--padded", "3"], 2, "1 padded width, but shape is rank 2"),
     ("value-alone", _nothing, ["show", "f32[2]", "--padding-value", "one"], 2, "needs --padded"),
     ("bad-value", _nothing, ["show", "f32[2]", "--padded", "3", "--padding-value", "x"], 2, "choice"),
     ("out-not-npy", GOOD_ROWS, [*RAVEL[:3], "out.txt"], 2, "must end in .npy"),
@@ -476,19 +476,20 @@ def test_version(cli):
 
 # -- bench -------------------------------------------------------------------
 def test_bench_quick_prints_its_table(cli, tmp_path):
-    result = cli("bench", "--quick", "--json", "bench.json")
+    result = cli("bench", "--quick", "--json", "bench.json", "--markdown", "bench.md")
     assert result.returncode == 0, result.stderr
-    header = (
-        "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
-        "| copy spread | dtype | level | numba M/s | without out= M/s "
-        "| without out=, no reuse M/s | time / row-major |"
-    )
-    assert header in result.stdout.splitlines()
-    rows = [line for line in result.stdout.splitlines() if line.startswith(("| ravel", "| unravel"))]
-    assert len(rows) >= 8 + 2  # the batch cases and the two scalar rows
+    markdown = (tmp_path / "bench.md").read_text().splitlines()
+    header = next(line for line in markdown if line.startswith("| op "))
+    names = [c.strip() for c in header.split("|")[1:-1]]
+    assert names[:6] == ["op", "layout", "N", "threads", "dtype", "level"]
+    assert {"xlashape M/s", "NumPy M/s", "speedup", "of copy limit", "copy spread",
+            "without out= M/s", "without out=, no reuse M/s", "time / row-major"} <= set(names)
+    column = {name: k for k, name in enumerate(names)}
+    rows = [line for line in markdown if re.match(r"\| (un)?ravel +\| [a-z-]+ +\| ", line)]
     assert "[1/" in result.stderr  # progress
     record = json.loads((tmp_path / "bench.json").read_text())
     cases = record["cases"]
+    assert record["interrupted"] is False
     # Every case of the quick set was measured, and the table shows those
     # measurements: one row per case, in order, with the recorded values.
     assert {(c["op"], c["layout"]) for c in cases} == {
@@ -496,18 +497,21 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     }
     assert {c["n"] for c in cases} == {10**3, 10**5}
     assert all(c["xlashape_s"] > 0 and c["copy_s"] > 0 and c["numpy_s"] for c in cases)
-    table = [line.split("|")[1:-1] for line in rows[: len(cases)]]
+    table = [[c.strip() for c in line.split("|")[1:-1]] for line in rows]
     for cells, case in zip(table, cases, strict=True):
-        assert [c.strip() for c in cells[:4]] == [case["op"], case["layout"], f"{case['n']:.0e}", str(case["threads"])]
-        assert float(cells[4]) == pytest.approx(case["n"] / case["xlashape_s"] / 1e6, abs=0.5)
-        assert float(cells[6].strip(" x")) == pytest.approx(case["speedup"], abs=0.05)
+        assert cells[:4] == [case["op"], case["layout"], f"{case['n']:.0e}".replace("e+0", "e"),
+                             str(case["threads"])]
+        assert float(cells[column["xlashape M/s"]]) == pytest.approx(
+            case["n"] / case["xlashape_s"] / 1e6, abs=0.5)
+        assert float(cells[column["speedup"]].strip("x")) == pytest.approx(case["speedup"], abs=0.05)
         # Tiled cases time the untiled call beside their own.
+        ratio_cell = cells[column["time / row-major"]]
         if case["layout"] == "tiled":
             ratio = case["tiled_beside_row_major_s"] / case["row_major_s"]
             assert case["row_major_ratio"] == pytest.approx(ratio)
-            assert float(cells[14]) == pytest.approx(ratio, abs=0.005)
+            assert float(ratio_cell) == pytest.approx(ratio, abs=0.005)
         else:
-            assert cells[14].strip() == "-" and "row_major_s" not in case
+            assert ratio_cell == "-" and "row_major_s" not in case
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
     # The drop-ins against NumPy's functions, one multi-index and 10^3, then
     # issue 22's argument forms.
@@ -515,12 +519,14 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert [(d["op"], d["n"]) for d in sized] == [
         (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
     ]
+    drop_in_header = next(line for line in markdown if line.startswith("| drop-in, rank 4"))
+    assert [c.strip() for c in drop_in_header.split("|")[1:-1]] == [
+        "drop-in, rank 4", "N", "xlashape us", "NumPy us", "speedup"]
     from xlashape.bench import drop_in_forms
 
     forms = [d["form"] for d in record["drop_ins"] if "form" in d]
     assert forms == list(drop_in_forms())
-    assert "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |" in result.stdout.splitlines()
-    assert sum(line.startswith("| xs.") for line in result.stdout.splitlines()) == 4 + len(forms)
+    assert sum(line.startswith("| xs.") for line in markdown) == 4 + len(forms)
 
 
 def test_bench_plot_draws_a_png(cli, tmp_path):
@@ -582,6 +588,7 @@ def _no_matplotlib(tmp_path) -> str:
         (["--json", "no/such/dir/bench.json"], "cannot write --json no/such/dir/bench.json: No such file"),
         (["--plot", "no/such/dir/bench.png"], "cannot write --plot no/such/dir/bench.png: No such file"),
         (["--json", "."], "cannot write --json .: Is a directory"),
+        (["--markdown", "no/such/dir/bench.md"], "cannot write --markdown no/such/dir/bench.md: No such file"),
         (["--plot", "bench.png"], "--plot needs matplotlib; install it with pip install"),
     ],
 )

@@ -288,7 +288,7 @@ BAD_ARGUMENTS = [
     ("unravel", OFFSETS.astype(np.float32), {}),
     ("unravel", ROWS, {}),
     ("unravel", OFFSETS, {"threads": -2}),
-    ("unravel", OFFSETS, {"shape": "f32[5,7,3]"}),
+    ("unravel", OFFSETS, {"shape": b"f32[5,7,3]"}),
 ]
 
 

@@ -159,7 +159,7 @@ def test_default_layout_is_major_to_minor():
         ([2, 3], Layout([1, 1]), ValueError,
          r"layout minor_to_major field has duplicate values: \{1,1\}"),
         ([2, 3], Layout([1, 0], [3]), ValueError,
-         r"layout has 1 padded dimensions, but shape is rank 2"),
+         r"layout has 1 padded width, but shape is rank 2: one width per dimension"),
         ([2, 3], Layout([1, 0], [2, 2]), ValueError,
          r"for dimension 1, dimension padding \(2\) is smaller than the dimension size \(3\) of the shape"),
         ([2, -3], None, ValueError,

@@ -47,7 +47,7 @@ def test_readme_first_command_runs_from_the_checkout():
         pytest.skip("xlashape is not installed in this environment (only built in place)")
     assert "pip install . && xlashape bench" in README.read_text()
     result = subprocess.run(
-        [str(script), "bench", "--quick"], capture_output=True, text=True, cwd=README.parent
+        [str(script), "bench"], capture_output=True, text=True, cwd=README.parent
     )
     assert result.returncode == 0, result.stderr
-    assert "| op | layout | N | threads |" in result.stdout
+    assert "times faster than NumPy" in result.stdout

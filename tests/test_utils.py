@@ -40,8 +40,9 @@ def test_comparisons():
     assert not ShapeUtil.compatible(row, ints)
     assert ShapeUtil.same_dimensions(row, ints)
     assert not ShapeUtil.same_dimensions(row, ShapeUtil.make_shape("f32", [3, 2]))
+    assert ShapeUtil.equal(row, "f32[2,3]")  # shape text is read as the Shape it names
     with pytest.raises(TypeError, match="rhs must be a Shape"):
-        ShapeUtil.equal(row, "f32[2,3]")
+        ShapeUtil.equal(row, [2, 3])
 
 
 def test_layout_construction():

@@ -150,9 +150,10 @@ def test_comparisons_take_every_kind_of_shape(source, lhs, rhs, compatible, equa
         assert ShapeUtil.equal(x, y) is equal, source
 
 
-def test_comparisons_still_refuse_what_is_not_a_shape():
-    with pytest.raises(TypeError, match="rhs must be a Shape, TupleShape or NonArrayShape, got str"):
-        ShapeUtil.compatible(parse(PAIR), "f32[3,2]")
+def test_comparisons_read_text_and_refuse_what_is_not_a_shape():
+    assert ShapeUtil.compatible(parse(PAIR), PAIR) and ShapeUtil.equal(PAIR, parse(PAIR))
+    with pytest.raises(TypeError, match="rhs must be a Shape, TupleShape or NonArrayShape, got bytes"):
+        ShapeUtil.compatible(parse(PAIR), b"f32[3,2]")
 
 
 def test_layout_util_takes_tuples_tokens_and_opaque_shapes():

@@ -201,11 +201,14 @@ cdef object new_result(tuple shape, object dtype):
 # -- input checks -------------------------------------------------------------------
 
 cdef LayoutPlan plan_of(object shape):
-    """The plan of a Shape; TypeError for anything else."""
+    """The plan of a Shape or of its text (shape.require_shape reads it);
+    TypeError for anything else."""
     try:
         return shape._plan
     except AttributeError:
-        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}") from None
+        pass
+    from xlashape.shape import require_shape
+    return require_shape(shape)._plan
 
 
 def as_index_array(values, str what, *, bint allow_bool=False, bint numpy_rules=False):
@@ -279,13 +282,17 @@ def mode_codes(mode, Py_ssize_t rank):
         return None
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
-        raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")
+        raise ValueError(
+            f"mode has {len(modes)} {'entry' if len(modes) == 1 else 'entries'} for a "
+            f"rank-{rank} shape; give one mode for all "
+            "dimensions or one per dimension"
+        )
     try:
         return bytes(MODES[m] for m in modes)
     except (KeyError, TypeError):
         bad = next(m for m in modes if not isinstance(m, str) or m not in MODES)
         raise ValueError(
-            f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {bad!r})"
+            f"mode must be 'raise', 'wrap' or 'clip' (once, or one per dimension), got {bad!r}"
         ) from None
 
 

@@ -9,7 +9,7 @@ from .shape import Shape
 
 def ravel(
     indices: ArrayLike,
-    shape: Shape,
+    shape: Shape | str,
     *,
     mode: str | Sequence[str] = "raise",
     out: NDArray[np.int64] | None = None,
@@ -17,7 +17,7 @@ def ravel(
 ) -> NDArray[np.int64]: ...
 def unravel(
     offsets: ArrayLike,
-    shape: Shape,
+    shape: Shape | str,
     *,
     out: NDArray[np.int64] | None = None,
     threads: int | None = None,

@@ -19,6 +19,14 @@ both without ``out=``. Everything else, and every call the driver flags
 (an index out of bounds), hands over to the general path in
 ``numpy_compat``, which reads arguments as NumPy does and raises as NumPy
 would: a hand-over never changes a result or an exception.
+
+A call whose index arrays NumPy would hand to another library (NEP 18: a
+type with its own ``__array_function__``, such as a Dask array) goes to
+``duck_arrays`` (through ``numpy_compat``) instead of the general path,
+which keeps them in their library. The check comes after the fast paths,
+so that it costs their calls nothing: those take only ints, NumPy integer
+scalars and exact ndarrays, on which NumPy never dispatches. (A fast path
+added later must keep to such types, or check first.)
 """
 
 cimport numpy as cnp
@@ -56,6 +64,39 @@ cdef extern from *:
     """
     # Whether this build runs without the GIL (a free-threaded CPython).
     bint XS_FREE_THREADED
+
+
+cdef extern from *:
+    """
+    /* Whether NumPy would hand a call on ``value`` to another library
+       (NEP 18): its type has an __array_function__ (``name``) other than
+       ndarray's (``ndarray_method``). Ints and exact ndarrays, the common
+       items, cost a compare each; other types one lookup in their MRO
+       cache, without raising. */
+    static inline int xs_foreign(PyObject* value, PyObject* name, PyObject* ndarray_method) {
+        PyTypeObject* type = Py_TYPE(value);
+        PyObject* method;
+        if (type == &PyLong_Type || type == &PyArray_Type) {
+            return 0;
+        }
+        method = _PyType_Lookup(type, name);
+        return method != NULL && method != ndarray_method;
+    }
+
+    /* xs_foreign for any item of a tuple (the index arrays, borrowed). */
+    static inline int xs_tuple_holds_foreign(PyObject* items, PyObject* name,
+                                             PyObject* ndarray_method) {
+        Py_ssize_t k;
+        for (k = 0; k < PyTuple_GET_SIZE(items); k++) {
+            if (xs_foreign(PyTuple_GET_ITEM(items, k), name, ndarray_method)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    """
+    bint xs_foreign(object value, object name, object ndarray_method) noexcept
+    bint xs_tuple_holds_foreign(object items, object name, object ndarray_method) noexcept
 
 
 cdef extern from "numpy/arrayobject.h":
@@ -106,6 +147,8 @@ cdef dict _layouts = {}  # (dims, order, padded_dims) -> _Layout
 cdef tuple _last = (None, None, None, None)
 
 cdef object _compat = None
+cdef str _ARRAY_FUNCTION = "__array_function__"
+cdef object _NDARRAY_ARRAY_FUNCTION = np.ndarray.__dict__[_ARRAY_FUNCTION]
 
 
 cdef object _general():
@@ -116,6 +159,24 @@ cdef object _general():
         from xlashape import numpy_compat
         _compat = numpy_compat
     return _compat
+
+
+cdef inline bint _foreign(object value) noexcept:
+    """Whether NumPy would hand a call on ``value`` to another library."""
+    return xs_foreign(value, _ARRAY_FUNCTION, _NDARRAY_ARRAY_FUNCTION)
+
+
+cdef inline bint _holds_foreign(object multi_index) noexcept:
+    """_foreign for a multi_index: any of the items of a tuple or list (the
+    index arrays), or the object itself (a (rank, N) array)."""
+    if type(multi_index) is tuple:
+        return xs_tuple_holds_foreign(multi_index, _ARRAY_FUNCTION, _NDARRAY_ARRAY_FUNCTION)
+    if type(multi_index) is list:  # read item by item: another thread may change it
+        for item in multi_index:
+            if _foreign(item):
+                return True
+        return False
+    return _foreign(multi_index)
 
 
 cdef bint _is_int_tuple(object value) noexcept:
@@ -169,7 +230,8 @@ cdef _Layout _layout(object dims, object order, object padded, bint ravel, objec
         try:
             layout.shape = _general().new_shape(dims, order, padded)
         except ValueError:
-            _general().raise_what_numpy_reads_first(ravel, dims, order, padded, first, mode)
+            if not (_holds_foreign(first) if ravel else _foreign(first)):  # never read those
+                _general().raise_what_numpy_reads_first(ravel, dims, order, padded, first, mode)
             raise
         layout.plan = layout.shape._plan
         if cacheable:
@@ -549,12 +611,22 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
     array([4, 1, 5])
     >>> xs.ravel_multi_index((1, 2), (2, 3), padded_dims=(2, 4))
     np.int64(6)
+
+    Index arrays of another library stay in it: Dask arrays give a lazy
+    Dask array (through :mod:`xlashape.dask`, ``threads`` per chunk, 1 by
+    default), and any other type with its own ``__array_function__``
+    (NEP 18) goes to NumPy's ``ravel_multi_index``, which hands it to that
+    type as NumPy does; neither takes ``out``, nor does NumPy's take
+    ``padded_dims`` or a ``minor_to_major`` order.
     """
     cdef _Layout layout = _layout(dims, order, padded_dims, True, multi_index, mode)
     if out is None:
         result = _ravel_fast(layout.plan, multi_index, mode, threads)
         if result is not None:
             return result
+    if _holds_foreign(multi_index):
+        return _general().duck_arrays.ravel_multi_index(multi_index, dims, mode, order, out,
+                                                        padded_dims, threads)
     return _general().ravel_shaped(layout.shape, multi_index, mode, out, threads)
 
 
@@ -605,12 +677,19 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
     Traceback (most recent call last):
       ...
     xlashape.errors.IndexOutOfBoundsError: ...padding...
+
+    Indices of another library stay in it, as for :func:`ravel_multi_index`:
+    Dask arrays give lazy Dask arrays, other types with their own
+    ``__array_function__`` go to NumPy's ``unravel_index``.
     """
     cdef _Layout layout = _layout(shape, order, padded_dims, False, indices, None)
     if out is None:
         result = _unravel_fast(layout.plan, indices, threads)
         if result is not None:
             return result
+    if _foreign(indices):
+        return _general().duck_arrays.unravel_index(indices, shape, order, out, padded_dims,
+                                                    threads)
     return _general().unravel_shaped(layout.shape, indices, out, threads)
 
 

@@ -10,7 +10,7 @@ from .shape import Shape
 
 @overload
 def multidimensional_index_to_linear_index(
-    shape: Shape,
+    shape: Shape | str,
     multi_index: Sequence[SupportsIndex],
     *,
     out: NDArray[np.int64] | None = None,
@@ -18,7 +18,7 @@ def multidimensional_index_to_linear_index(
 ) -> int: ...
 @overload
 def multidimensional_index_to_linear_index(
-    shape: Shape,
+    shape: Shape | str,
     multi_index: ArrayLike,
     *,
     out: NDArray[np.int64] | None = None,
@@ -26,7 +26,7 @@ def multidimensional_index_to_linear_index(
 ) -> int | NDArray[np.int64]: ...
 @overload
 def linear_index_to_multidimensional_index(
-    shape: Shape,
+    shape: Shape | str,
     linear_index: SupportsIndex,
     *,
     out: NDArray[np.int64] | None = None,
@@ -34,7 +34,7 @@ def linear_index_to_multidimensional_index(
 ) -> tuple[int, ...]: ...
 @overload
 def linear_index_to_multidimensional_index(
-    shape: Shape,
+    shape: Shape | str,
     linear_index: ArrayLike,
     *,
     out: NDArray[np.int64] | None = None,

@@ -16,6 +16,17 @@ rounds). A tiled case also times its call and the same call on the untiled
 (row-major) layout, the two alone taking turns: "time / row-major" is the
 tiled layout's cost.
 Only ratios measured in the same run are reported.
+
+What it prints: a summary first (how many times faster than NumPy, what
+fraction of the copy limit, on which CPU and level), then, with ``--full``,
+every measurement in tables at most 100 columns wide; ``--json`` and
+``--markdown`` write them to files. Measurements are records (dicts) in
+sections, shown by the columns defined here and rendered by
+:mod:`xlashape.bench_report`: a new measurement is a record field and a
+:class:`~xlashape.bench_report.Column`. The default grid takes seconds;
+``--long`` runs the bigger one (minutes). Sizes whose buffers cannot fit in
+the memory available are refused before anything runs, and Ctrl-C keeps
+and shows what was measured.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import platform
 import statistics
@@ -39,12 +51,28 @@ from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_ca
 from ._drop_ins import ravel_multi_index, unravel_index
 from .bench_peers import numba_call, numba_version
 from .bench_plot import plot
+from .bench_report import (
+    WIDTH,
+    Column,
+    Section,
+    field,
+    json_document,
+    markdown_table,
+    text,
+    text_table,
+    wrap,
+)
+from .cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CommandError
 
-__all__ = ["Case", "add_arguments", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot", "run"]
+__all__ = [
+    "Case", "add_arguments", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot",
+    "run", "summary",
+]
 
 LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
-# The default set: a few minutes on a 2-core machine.
+# The --long grid: a few minutes on a 2-core machine.
 DEFAULT_SIZES = (10**3, 10**4, 10**5, 10**7)
+# The default grid: seconds.
 QUICK_SIZES = (10**3, 10**5)
 # The drop-ins' sizes; 1 is one multi-index of ints (ravel) or one int (unravel).
 DROP_IN_SIZES = (1, 10, 10**3, 10**5, 10**7)
@@ -394,41 +422,113 @@ def machine() -> dict[str, Any]:
     }
 
 
-HEADER = (
-    "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
-    "| copy spread | dtype | level | numba M/s | without out= M/s | without out=, no reuse M/s "
-    "| time / row-major |"
+# -- what the run shows (bench_report renders it) ------------------------------
+def _spread(record: dict[str, Any]) -> str:
+    low, high = record["copy_fraction_spread"]
+    return f"{low:.2f}-{high:.2f}"
+
+
+def _why_no_numba() -> str | None:
+    return None if numba_version() else "numba not installed (pip install numba adds its column)"
+
+
+SUMMARY_LABEL = 45  # the summary's label column
+# The summary's lines per operation, a cell per layout (None: no value).
+SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
+    ("times faster than NumPy", field("speedup", ".1f", "x")),
+    ("fraction of the copy limit", field("copy_fraction", ".2f")),
+)
+
+CASE_COLUMNS = (
+    Column("op", field("op"), key=True),
+    Column("layout", field("layout"), key=True),
+    Column("N", lambda r: _sizes_text([r["n"]]), key=True),
+    Column("threads", field("threads"), key=True),
+    Column("dtype", field("dtype"), key=True),
+    Column("level", field("level"), key=True),
+    Column("xlashape M/s", field("xlashape_meps", ".0f")),
+    Column("NumPy M/s", field("numpy_meps", ".0f")),
+    Column("speedup", field("speedup", ".1f", "x")),
+    Column("of copy limit", field("copy_fraction", ".2f")),
+    Column("copy spread", lambda r: _spread(r)),
+    Column("numba M/s", field("numba_meps", ".0f"), why_empty=_why_no_numba),
+    Column("without out= M/s", field("no_out_meps", ".0f")),
+    Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
+    Column("time / row-major", field("row_major_ratio", ".2f")),
+)
+SCALAR_COLUMNS = (
+    Column("one index, rank 4", field("op"), key=True),
+    Column("xlashape ns", field("xlashape_ns", ".0f")),
+    Column("NumPy ns", field("numpy_ns", ".0f")),
+    Column("speedup", field("speedup", ".1f", "x")),
+)
+DROP_IN_COLUMNS = (
+    Column("drop-in, rank 4", lambda r: f"xs.{r['form']}, rank 2" if "form" in r else f"xs.{r['op']}",
+           key=True),
+    Column("N", lambda r: "1 (one index)" if r["n"] == 1 else _sizes_text([r["n"]]), key=True),
+    Column("xlashape us", field("xlashape_s", ".2f", scale=1e6)),
+    Column("NumPy us", field("numpy_s", ".2f", scale=1e6)),
+    Column("speedup", field("speedup", ".1f", "x")),
 )
 
 
-def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
-                 drop_ins: Sequence[dict[str, Any]] = ()) -> str:
-    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
-    for r in records:
-        low, high = r["copy_fraction_spread"]
-        numpy_meps = f"{r['numpy_meps']:.0f}" if "numpy_meps" in r else "-"
-        speedup = f"{r['speedup']:.1f}x" if "speedup" in r else "-"
-        numba = f"{r['numba_meps']:.0f}" if "numba_meps" in r else "-"
-        fresh = f"{r['no_out_meps']:.0f}" if "no_out_meps" in r else "-"
-        unused = f"{r['no_reuse_meps']:.0f}" if "no_reuse_meps" in r else "-"
-        untiled = f"{r['row_major_ratio']:.2f}" if "row_major_ratio" in r else "-"
-        lines.append(
-            f"| {r['op']} | {r['layout']} | {r['n']:.0e} | {r['threads']} | "
-            f"{r['xlashape_meps']:.0f} | {numpy_meps} | {speedup} | "
-            f"{r['copy_fraction']:.2f} | {low:.2f}-{high:.2f} | {r['dtype']} | {r['level']} | "
-            f"{numba} | {fresh} | {unused} | {untiled} |"
-        )
-    lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
-    for s in scalars:
-        lines.append(f"| {s['op']} | {s['xlashape_ns']:.0f} | {s['numpy_ns']:.0f} | {s['speedup']:.1f}x |")
-    if drop_ins:
-        lines += ["", "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |", "|---|---:|---:|---:|---:|"]
-    for d in drop_ins:
-        n = "1 (one index)" if d["n"] == 1 else f"{d['n']:.0e}"
-        call = f"xs.{d['form']}, rank 2" if "form" in d else f"xs.{d['op']}"
-        lines.append(f"| {call} | {n} | {d['xlashape_s'] * 1e6:.2f} | {d['numpy_s'] * 1e6:.2f} "
-                     f"| {d['speedup']:.1f}x |")
-    return "\n".join(lines)
+def new_sections() -> list[Section]:
+    """The run's sections, empty: batch cases, one index, the drop-ins."""
+    return [
+        Section("cases", "Batches: million indices per second", CASE_COLUMNS),
+        Section("scalar", "One index at a time (IndexUtil)", SCALAR_COLUMNS),
+        Section("drop_ins", "NumPy drop-ins against NumPy's own functions", DROP_IN_COLUMNS),
+    ]
+
+
+def headline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cases the summary reads: int64 indices (where measured) at the
+    largest N, with the most threads, one per (op, layout)."""
+    if not records:
+        return []
+    dtype = "int64" if any(r["dtype"] == "int64" for r in records) else records[0]["dtype"]
+    chosen = [r for r in records if r["dtype"] == dtype]
+    n = max(r["n"] for r in chosen)
+    chosen = [r for r in chosen if r["n"] == n]
+    threads = max(r["threads"] for r in chosen)
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in chosen:
+        if r["threads"] == threads:
+            seen.setdefault((r["op"], r["layout"]), r)
+    return list(seen.values())
+
+
+def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
+    """A few lines: how many times faster than NumPy and what fraction of
+    the copy limit, by operation and layout, at the largest N measured;
+    the one-index calls; where, and what else there is to see."""
+    by_name = {s.name: s.records for s in sections}
+    numba = f"numba {info['numba']}" if info["numba"] else "numba not installed"
+    lines = wrap(f"xlashape {info['xlashape']} on {info['cpu']} ({info['cores']} cores), "
+                 f"kernels at CPU level {info['level']} (best here: {info['best_level']}); "
+                 f"NumPy {info['numpy']}, {numba}.")
+    cases = headline(by_name["cases"])
+    if cases:
+        first = cases[0]
+        layouts = list(dict.fromkeys(r["layout"] for r in cases))
+        cells = {(r["op"], r["layout"]): r for r in cases}
+        title = (f"N = {_sizes_text([first['n']])}, rank-4 {first['dtype']} indices, "
+                 f"{first['threads']} thread{'s' if first['threads'] > 1 else ''}")
+        lines += ["", title.ljust(SUMMARY_LABEL) + "".join(name.rjust(11) for name in layouts)]
+        for op in dict.fromkeys(r["op"] for r in cases):
+            for k, (label, cell) in enumerate(SUMMARY_ROWS):
+                head = f"  {op + ':' if k == 0 else ''}".ljust(11) + label
+                values = [cell(cells[op, layout]) if (op, layout) in cells else None for layout in layouts]
+                lines.append(head.ljust(SUMMARY_LABEL) + "".join(text(v).rjust(11) for v in values))
+        lines += [""] + wrap("The copy limit: a single-thread copy of as many bytes as the call "
+                             "reads and writes (1.00: as fast as copying them).")
+    one = {r["op"]: r for r in by_name["scalar"]}
+    drop = {r["op"]: r for r in by_name["drop_ins"] if r["n"] == 1 and "form" not in r}
+    if one or drop:
+        parts = [f"IndexUtil {op} {r['speedup']:.1f}x" for op, r in one.items()]
+        parts += [f"xs.{op} {r['speedup']:.1f}x" for op, r in drop.items()]
+        lines += [""] + wrap("One index, rank 4, times faster than NumPy: " + ", ".join(parts) + ".")
+    return lines
 
 
 def caption(info: dict[str, Any]) -> str:
@@ -442,13 +542,38 @@ def caption(info: dict[str, Any]) -> str:
     )
 
 
-def _int_list(text: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected integers separated by commas, got {text!r}") from None
+def tables(info: dict[str, Any], sections: Sequence[Section], render: Callable[[Section], list[str]]) -> list[str]:
+    """Every section that has records, by ``render``, under its title; then
+    the caption."""
+    lines: list[str] = []
+    for section in sections:
+        body = render(section)
+        if body:
+            lines += [f"{section.title}:", "", *body, ""]
+    return lines + wrap(caption(info))
+
+
+# -- arguments --------------------------------------------------------------------
+def _counts(text: str) -> list[int]:
+    """Comma-separated counts >= 1, each an integer or an integral number
+    such as 1e5 (what --help prints as defaults)."""
+    values = []
+    for item in filter(None, (v.strip().replace("_", "") for v in text.split(","))):
+        try:
+            value = int(item)
+        except ValueError:
+            try:
+                number = float(item)
+            except ValueError:
+                number = math.nan
+            if not number.is_integer():
+                raise argparse.ArgumentTypeError(
+                    f"expected whole numbers such as 1000 or 1e3, separated by commas, got {text!r}"
+                ) from None
+            value = int(number)
+        values.append(value)
     if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"expected integers >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected numbers >= 1, got {text!r}")
     return values
 
 
@@ -463,33 +588,121 @@ def _name_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
     return parse
 
 
+def _sizes_text(sizes: Sequence[int]) -> str:
+    return ",".join(f"{n:.0e}".replace("e+0", "e").replace("e+", "e") for n in sizes)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quick", action="store_true", help="small sizes and few repeats (seconds, not minutes)")
+    grid = parser.add_mutually_exclusive_group()
+    grid.add_argument("--quick", action="store_true",
+                      help=f"the default grid: sizes {_sizes_text(QUICK_SIZES)}, int64, short timing (seconds)")
+    grid.add_argument("--long", action="store_true",
+                      help=f"the long grid: sizes {_sizes_text(DEFAULT_SIZES)}, int64 and int32, longer "
+                           "timing, drop-ins up to 1e7 (minutes)")
+    parser.add_argument("--full", action="store_true",
+                        help="print every measurement in tables after the summary")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement to FILE as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the full tables to FILE as Markdown")
     parser.add_argument("--plot", metavar="FILE.png", help="draw throughput against N (needs matplotlib)")
-    parser.add_argument("--threads", type=_int_list, metavar="T,T,...",
+    parser.add_argument("--threads", type=_counts, metavar="T,T,...",
                         help="thread counts to sweep (default: 1 and get_num_threads())")
-    parser.add_argument("--sizes", type=_int_list, metavar="N,N,...", help="batch sizes (default: 1e3,1e4,1e5,1e7)")
+    parser.add_argument("--sizes", type=_counts, metavar="N,N,...",
+                        help=f"batch sizes (default: {_sizes_text(QUICK_SIZES)}; "
+                             f"--long: {_sizes_text(DEFAULT_SIZES)})")
     parser.add_argument("--dtypes", type=_name_list(("int64", "int32")), metavar="D,D",
-                        help="index dtypes (default: int64,int32; --quick: int64)")
+                        help="index dtypes (default: int64; --long: int64,int32)")
     parser.add_argument("--layouts", type=_name_list(LAYOUTS), metavar="L,L",
                         help=f"layouts, of {', '.join(LAYOUTS)} (default: row-major,padded,tiled)")
     parser.add_argument("--levels", type=_name_list(cpu.LEVELS), metavar="L,L",
                         help="CPU levels to compare (default: the one in use)")
 
 
+# -- memory ------------------------------------------------------------------------
+def case_memory(case: Case) -> int:
+    """About the most bytes a case holds at once: its input and warm
+    buffers (twice for a tiled case, which also times the row-major one),
+    the results NumPy and the calls without out= allocate, and the copy."""
+    rows = case.n * case.rank * np.dtype(case.dtype).itemsize
+    data = rows + case.n * np.dtype(case.dtype).itemsize + case.n * 8 + case.n * case.rank * 8
+    results = 2 * case.n * case.rank * 8
+    return data * (2 if case.layout == "tiled" else 1) + results + case.bytes_moved
+
+
+def available_memory() -> int | None:
+    """Bytes of memory free for use (MemAvailable), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _bytes_text(n: float) -> str:
+    for scale, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB")):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n / 1e3:.0f} kB"
+
+
+def check_memory(cases: Sequence[Case], available: int | None) -> None:
+    """CommandError, before anything is measured, if the largest case
+    cannot fit in ``available`` bytes."""
+    if available is None or not cases:
+        return
+    biggest = max(cases, key=case_memory)
+    need = case_memory(biggest)
+    if need > available:
+        raise CommandError(
+            f"--sizes {biggest.n:.0e} needs about {_bytes_text(need)} of memory for one case "
+            f"({biggest.op}, {biggest.layout}, {biggest.dtype}); {_bytes_text(available)} is "
+            "available here",
+            EXIT_USAGE,
+        )
+
+
+# -- the run -------------------------------------------------------------------------
+class _Progress:
+    """``[k/K] what`` on stderr: one line redrawn in place on a terminal,
+    a line each otherwise."""
+
+    def __init__(self) -> None:
+        self.terminal = sys.stderr.isatty()
+        self.drawn = 0
+
+    def __call__(self, text: str) -> None:
+        if self.terminal:
+            text = text[: WIDTH - 1]
+            sys.stderr.write("\r" + text.ljust(self.drawn))
+            self.drawn = len(text)
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.terminal and self.drawn:
+            sys.stderr.write("\r" + " " * self.drawn + "\r")
+            sys.stderr.flush()
+        self.drawn = 0
+
+
 def run(args: argparse.Namespace) -> int:
-    quick = args.quick
-    sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
-    min_time, min_repeats = (0.05, 3) if quick else (0.3, 7)
+    long = args.long
+    sizes = args.sizes or (DEFAULT_SIZES if long else QUICK_SIZES)
+    min_time, min_repeats = (0.3, 7) if long else (0.1, 5)
     thread_counts = args.threads or sorted({1, get_num_threads()})
-    dtypes = args.dtypes or (["int64"] if quick else ["int64", "int32"])
+    dtypes = args.dtypes or (["int64", "int32"] if long else ["int64"])
     layouts = args.layouts or ["row-major", "padded", "tiled"]
     levels = args.levels or [cpu.cpu_features()["level"]]
     supported = tuple(cpu.LEVELS[: cpu.LEVELS.index(str(cpu.cpu_features()["best"])) + 1])
     unsupported = [level for level in levels if level not in supported]
     if unsupported:
-        raise SystemExit(f"xlashape: error: this CPU lacks the level(s) {', '.join(unsupported)}")
+        raise CommandError(f"this CPU lacks the level(s) {', '.join(unsupported)}", EXIT_USAGE)
     cases = [
         (Case(op, n, dtype=dtype, layout=layout), threads, level)
         for level in levels
@@ -499,29 +712,48 @@ def run(args: argparse.Namespace) -> int:
         for n in sizes
         for threads in thread_counts
     ]
+    check_memory([case for case, _, _ in cases], available_memory())
     info = machine()
     print(f"xlashape bench on {info['cpu']} ({info['cores']} cores), level {info['level']}, "
           f"NumPy {info['numpy']}", file=sys.stderr)
-    records = []
+    sections = new_sections()
+    records, scalars, drop_ins = (s.records for s in sections)
+    progress = _Progress()
+    interrupted = False
     previous = cpu.set_cpu_level(levels[0])
     try:
         for k, (case, threads, level) in enumerate(cases, 1):
             cpu.set_cpu_level(level)
-            print(f"[{k}/{len(cases)}] {case.op} {case.dtype} {case.layout} N={case.n:.0e} "
-                  f"threads={threads} level={level}", file=sys.stderr)
+            progress(f"[{k}/{len(cases)}] {case.op} {case.dtype} {case.layout} N={case.n:.0e} "
+                     f"threads={threads} level={level}")
             records.append(run_case(case, threads, min_time, min_repeats, no_out=case.n >= 10**5))
+        cpu.set_cpu_level(previous)
+        progress("[scalar] one index at a time")
+        scalars += scalar_times(number=20000 if long else 2000)
+        progress("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's")
+        drop_ins += drop_in_times(DROP_IN_SIZES if long else QUICK_DROP_IN_SIZES, min_time, min_repeats)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         cpu.set_cpu_level(previous)
-    print("[scalar] one index at a time", file=sys.stderr)
-    scalars = scalar_times(number=2000 if quick else 20000)
-    print("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's", file=sys.stderr)
-    drop_ins = drop_in_times(QUICK_DROP_IN_SIZES if quick else DROP_IN_SIZES, min_time, min_repeats)
-    print(format_table(records, scalars, drop_ins))
-    print("\n" + caption(info))
+        progress.clear()
+    if interrupted:
+        print(f"{PROG}: interrupted: showing the {len(records)} of {len(cases)} cases measured",
+              file=sys.stderr)
+    print("\n".join(summary(info, sections)))
+    full = tables(info, sections, text_table)
+    if args.full:
+        print("\n" + "\n".join(full))
+    else:
+        print("\n" + "\n".join(wrap(
+            "Every measurement: xlashape bench --full (or --json FILE, --markdown FILE); "
+            "a longer run: --long.")))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(tables(info, sections, markdown_table)) + "\n")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": info, "cases": records, "scalar": scalars, "drop_ins": drop_ins}, f,
-                      indent=2)
-    if args.plot:
+            json.dump(json_document(info, sections, interrupted=interrupted), f, indent=2)
+    if args.plot and records:
         plot(records, args.plot, caption(info))
-    return 0
+    return EXIT_INTERRUPTED if interrupted else 0

@@ -201,7 +201,7 @@ def _strided_view(buffer: np.ndarray, shape: Shape, extents: tuple[int, ...]) ->
     return np.ndarray(extents, dtype=buffer.dtype, buffer=buffer, strides=shape.numpy_strides)
 
 
-def view_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
+def view_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
     """The logical array stored in a linear buffer, as a view: no copy.
 
     ``buffer`` must be a 1-D, C-contiguous array of the shape's element type
@@ -262,7 +262,7 @@ def view_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
     return _strided_view(buffer, shape, shape.dimensions)
 
 
-def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
+def from_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
     """The logical array stored in a linear buffer, as a new C-ordered array.
 
     Takes the same buffers as :func:`view_linear`; the result shares no
@@ -302,7 +302,7 @@ def from_linear(buffer: np.ndarray, shape: Shape) -> np.ndarray:
 
 def to_linear(
     array: np.typing.ArrayLike,
-    shape: Shape,
+    shape: Shape | str,
     *,
     out: np.ndarray | None = None,
     casting: Casting = "equiv",

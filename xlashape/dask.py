@@ -110,7 +110,7 @@ def _only_column(blocks: list[np.ndarray]) -> np.ndarray:
 
 def ravel(
     indices: object,
-    shape: Shape,
+    shape: Shape | str,
     *,
     mode: str | Sequence[str] = "raise",
     threads: int | None = 1,
@@ -166,7 +166,8 @@ def ravel(
       ...
     xlashape.errors.IndexOutOfBoundsError: index 60 is out of bounds for dimension 1 with size 10 at row 2 of the batch (row 0 of row chunk 1); multi-index (5, 60)
     """
-    rank = require_shape(shape).rank
+    shape = require_shape(shape)
+    rank = shape.rank
     mode = mode if isinstance(mode, str) else tuple(mode)
     convert.mode_codes(mode, rank)  # a bad mode fails now, not at compute time
     array = da.asarray(indices)
@@ -202,7 +203,7 @@ def ravel(
     )
 
 
-def unravel(offsets: object, shape: Shape, *, threads: int | None = 1) -> da.Array:
+def unravel(offsets: object, shape: Shape | str, *, threads: int | None = 1) -> da.Array:
     """Multi-indices of a 1-D Dask array of linear indices into ``shape``'s
     buffer.
 
@@ -247,7 +248,8 @@ def unravel(offsets: object, shape: Shape, *, threads: int | None = 1) -> da.Arr
            [3, 4],
            [5, 6]])
     """
-    rank = require_shape(shape).rank
+    shape = require_shape(shape)
+    rank = shape.rank
     array = da.asarray(offsets)
     _check_dtype(array, "linear indices")
     if array.ndim != 1:

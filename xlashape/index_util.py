@@ -45,7 +45,7 @@ class IndexUtil:
         )
 
     @staticmethod
-    def bump_indices(shape: Shape, indices: list[int] | np.ndarray) -> bool:
+    def bump_indices(shape: Shape | str, indices: list[int] | np.ndarray) -> bool:
         """Step ``indices`` in place to the next multi-index in row-major
         order.
 
@@ -104,7 +104,7 @@ class IndexUtil:
         return False
 
     @staticmethod
-    def get_dimension_stride(shape: Shape, dimension: int) -> int:
+    def get_dimension_stride(shape: Shape | str, dimension: int) -> int:
         """The distance in elements between neighbours along ``dimension``
         in the buffer, padded widths counted.
 
@@ -130,7 +130,7 @@ class IndexUtil:
         return shape.strides[normalize_dimension(dimension, shape.rank)]
 
     @staticmethod
-    def index_in_bounds(shape: Shape, index: Sequence[int]) -> bool:
+    def index_in_bounds(shape: Shape | str, index: Sequence[int]) -> bool:
         """Whether ``index`` has one entry per dimension, each in range.
 
         Parameters

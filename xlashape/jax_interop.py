@@ -15,35 +15,20 @@ both are read too.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 
 from .layout import Layout
-from .primitive_type import PrimitiveType
+from .primitive_type import PrimitiveType, type_of_dtype_name
 
 __all__ = ["element_type_of", "read_jax", "to_jax_layout"]
-
-# ml_dtypes names (what JAX's narrow types call themselves) to XLA's.
-_NAMES = [
-    (re.compile(r"bfloat16"), "bf16"),
-    (re.compile(r"float8_(\w+)"), "f8{}"),
-    (re.compile(r"float4_(\w+)"), "f4{}"),
-    (re.compile(r"uint(\d)"), "u{}"),
-    (re.compile(r"int(\d)"), "s{}"),
-]
-
 
 def element_type_of(dtype: Any) -> PrimitiveType:
     """The XLA element type of a NumPy or JAX dtype (``bfloat16`` is BF16,
     ``int4`` S4, ``float8_e4m3fn`` F8E4M3FN)."""
     dt = np.dtype(dtype)
-    for pattern, text in _NAMES:
-        match = pattern.fullmatch(dt.name)
-        if match:
-            return PrimitiveType.from_text(text.format(*match.groups()))
-    return PrimitiveType.from_dtype(dt)
+    return type_of_dtype_name(dt.name) or PrimitiveType.from_dtype(dt)
 
 
 def _jax_layout_class() -> Any:
@@ -71,6 +56,15 @@ def _device_layout(obj: Any) -> Any:
     return obj
 
 
+def _not_a_layout_hint(layout: Any) -> str:
+    """Why ``layout`` (what read_jax found) is no layout, where it can tell."""
+    if "auto" in type(layout).__name__.lower():
+        return "; its AUTO layout has not been chosen yet (compile first, then read the result's format)"
+    if isinstance(layout, np.ndarray):
+        return "; a NumPy array has no device layout: Shape.from_array reads its strides"
+    return ""
+
+
 def read_jax(
     obj: Any, dimensions: Any = None, dtype: Any = None
 ) -> tuple[PrimitiveType, tuple[int, ...], Layout]:
@@ -81,7 +75,7 @@ def read_jax(
     if not hasattr(layout, "major_to_minor"):
         raise TypeError(
             "expected a jax.Array, a jax.experimental.layout.Format or Layout, got "
-            f"{type(obj).__name__}; an AUTO layout has not been chosen yet"
+            f"{type(obj).__name__}{_not_a_layout_hint(layout)}"
         )
     dims = getattr(obj, "shape", None) if dimensions is None else dimensions
     element = getattr(obj, "dtype", None) if dtype is None else dtype

@@ -105,7 +105,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return Layout(range(r - 1, -1, -1))
 
     @staticmethod
-    def get_default_layout_for_shape(shape: Shape | NonArrayShape) -> Layout:
+    def get_default_layout_for_shape(shape: Shape | NonArrayShape | str) -> Layout:
         """The major-to-minor layout for ``shape``'s rank; the empty layout
         ``{}`` for a token or opaque shape, as in XLA (a tuple has none:
         TypeError).
@@ -128,7 +128,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return LayoutUtil.get_default_layout_for_rank(require_shape(shape).rank)
 
     @staticmethod
-    def validate_layout_for_shape(layout: Layout, shape: AnyShape) -> None:
+    def validate_layout_for_shape(layout: Layout, shape: AnyShape | str) -> None:
         """Check that ``layout`` fits ``shape``, as XLA's
         ``ValidateLayoutForShape``: an array's dimensions and element type;
         a token or opaque shape takes only the empty ``{}``, and a tuple no
@@ -172,7 +172,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         validate_layout(layout, shape.dimensions, shape.element_type)
 
     @staticmethod
-    def is_padded(shape: AnyShape) -> bool:
+    def is_padded(shape: AnyShape | str) -> bool:
         """Whether some dimension is padded wider than its size; False for
         a tuple, token or opaque shape, as XLA's ``IsPadded``.
 
@@ -197,7 +197,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return any(w > d for w, d in zip(shape.layout.padded_dimensions, shape.dimensions))
 
     @staticmethod
-    def padded_dimensions(shape: Shape) -> tuple[int, ...]:
+    def padded_dimensions(shape: Shape | str) -> tuple[int, ...]:
         """The layout's padded_dimensions field (empty when not padded).
 
         Parameters
@@ -216,7 +216,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return require_shape(shape).layout.padded_dimensions
 
     @staticmethod
-    def padded_dimension(shape: Shape, index: int) -> int:
+    def padded_dimension(shape: Shape | str, index: int) -> int:
         """The width dimension ``index`` occupies in memory.
 
         Parameters
@@ -241,7 +241,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return shape.padded_dimensions[normalize_dimension(index, shape.rank)]
 
     @staticmethod
-    def get_padding_value(shape: Shape) -> PaddingValue:
+    def get_padding_value(shape: Shape | str) -> PaddingValue:
         """What fills ``shape``'s padding positions.
 
         Parameters

@@ -14,6 +14,8 @@ each (dims, order, padded_dims) and take the common calls (integer arrays
 of one length, or plain ints; a mode and order as strings) straight to the
 C driver. This module is their general path, for every other form and for
 every error: it reads arguments as NumPy does and raises as NumPy would.
+Calls on other libraries' arrays (a Dask array, any type with its own
+``__array_function__``) go to :mod:`xlashape.duck_arrays` instead.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _batch
+from . import _batch, duck_arrays  # noqa: F401  (_drop_ins reaches duck_arrays here)
 from ._drop_ins import ravel_multi_index, unravel_index
 from ._validate import as_int
 from .layout import Layout

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import enum
+import re
 
 import numpy as np
 
@@ -159,7 +161,7 @@ class PrimitiveType(enum.IntEnum):
             return _BY_TEXT[text]
         except (KeyError, TypeError):
             raise ValueError(
-                f"unknown element type {text!r}; expected one of "
+                f"unknown element type {text!r}{_suggestion(text)}; expected one of "
                 + ", ".join(sorted(_BY_TEXT))
             ) from None
 
@@ -205,7 +207,13 @@ class PrimitiveType(enum.IntEnum):
         ----------
         value : PrimitiveType, int, str or numpy.dtype
             The type itself, its number in ``xla_data.proto``, its name such
-            as ``"f32"``, or a NumPy dtype or scalar type.
+            as ``"f32"``, a NumPy dtype or scalar type, or the full name of
+            a dtype that maps to one XLA type: NumPy's (``"float32"``,
+            ``"int8"``, ``"bool"``, ``"complex64"``) or ml_dtypes'
+            (``"bfloat16"``, ``"float8_e4m3fn"``, ``"int4"``). Short codes
+            such as ``"f4"`` or ``"i8"`` are refused, since NumPy and XLA
+            read them differently (``"i8"`` is NumPy's int64); the error
+            names the XLA type NumPy means.
 
         Returns
         -------
@@ -220,13 +228,17 @@ class PrimitiveType(enum.IntEnum):
 
         Examples
         --------
-        >>> [xs.PrimitiveType.coerce(v).text for v in (11, "f32", np.dtype("float32"))]
-        ['f32', 'f32', 'f32']
+        >>> [xs.PrimitiveType.coerce(v).text for v in (11, "f32", "float32", np.float32)]
+        ['f32', 'f32', 'f32', 'f32']
+        >>> xs.PrimitiveType.coerce("f4")
+        Traceback (most recent call last):
+          ...
+        ValueError: unknown element type 'f4' (NumPy reads it as float32, XLA's 'f32'); expected one of ...
         """
         if isinstance(value, PrimitiveType):
             return value
         if isinstance(value, str):
-            return cls.from_text(value)
+            return type_of_dtype_name(value) or cls.from_text(value)
         if isinstance(value, int) and not isinstance(value, bool):
             try:
                 return cls(value)
@@ -309,6 +321,43 @@ _NUMPY_NAMES = {
 
 _BY_TEXT = {t.text: t for t in PrimitiveType}
 _BY_DTYPE = {np.dtype(name): t for t, name in _NUMPY_NAMES.items()}
+_BY_NUMPY_NAME = {name: t for t, name in _NUMPY_NAMES.items()}
+# ml_dtypes names (what JAX's narrow types call themselves) to XLA's.
+_ML_DTYPES_NAMES = [
+    (re.compile(r"bfloat16"), "bf16"),
+    (re.compile(r"float8_(\w+)"), "f8{}"),
+    (re.compile(r"float4_(\w+)"), "f4{}"),
+    (re.compile(r"uint(\d)"), "u{}"),
+    (re.compile(r"int(\d)"), "s{}"),
+]
+
+
+def type_of_dtype_name(name: str) -> PrimitiveType | None:
+    """The XLA type a NumPy or ml_dtypes dtype's full name stands for, one to
+    one (``"float32"`` F32, ``"bool"`` PRED, ``"bfloat16"`` BF16, ``"int4"``
+    S4); None for any other text."""
+    if name in _BY_NUMPY_NAME:
+        return _BY_NUMPY_NAME[name]
+    for pattern, text in _ML_DTYPES_NAMES:
+        match = pattern.fullmatch(name)
+        if match:
+            return _BY_TEXT.get(text.format(*match.groups()))
+    return None
+
+
+def _suggestion(text: object) -> str:
+    """A hint for an unknown type name: the XLA type of the dtype NumPy
+    reads it as (``"f4"``, ``"float"``), or the nearest XLA name."""
+    if not isinstance(text, str):
+        return ""
+    try:
+        dtype = np.dtype(text)
+    except TypeError:
+        dtype = None
+    if dtype is not None and dtype in _BY_DTYPE:
+        return f" (NumPy reads it as {dtype}, XLA's {_BY_DTYPE[dtype].text!r})"
+    close = difflib.get_close_matches(text.lower(), _BY_TEXT, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class PaddingValue(enum.IntEnum):

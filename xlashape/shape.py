@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -62,7 +63,8 @@ def validate_layout(
     if padded:
         if len(padded) != rank:
             raise ValueError(
-                f"layout has {len(padded)} padded dimensions, but shape is rank {rank}"
+                f"layout has {len(padded)} padded width{'' if len(padded) == 1 else 's'}, "
+                f"but shape is rank {rank}: one width per dimension"
             )
         for i, (width, size) in enumerate(zip(padded, dimensions)):
             if width < size:
@@ -119,8 +121,13 @@ class Shape(Frozen):
 
     Parameters
     ----------
-    element_type : PrimitiveType, int or str
-        An array element type, as itself, its number or its name (``"f32"``).
+    element_type : PrimitiveType, int, str or numpy.dtype
+        An array element type, as itself, its number, its XLA name
+        (``"f32"``), a NumPy dtype or scalar type (``np.float32``), or the
+        full name of a dtype that maps to one XLA type (``"float32"``,
+        ``"bool"``, ``"bfloat16"``). Short codes (``"f4"``, ``"i8"``) are
+        refused, naming the XLA type NumPy reads them as: ``"i8"`` is
+        NumPy's int64 but looks like XLA's ``s8``.
     dimensions : iterable of int
         The size of each dimension, each at least 0.
     layout : Layout, optional
@@ -147,6 +154,8 @@ class Shape(Frozen):
     >>> s = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
     >>> s.rank, s.strides, s.buffer_size
     (2, (1, 3), 15)
+    >>> Shape("float32", (2, 3)) == Shape("f32", (2, 3))
+    True
     """
 
     #: The size of an unbounded dynamic dimension (``?``), XLA's
@@ -732,7 +741,23 @@ def _dynamic_flags(values: Iterable[bool], dims: tuple[int, ...]) -> tuple[bool,
 
 
 def require_shape(value: object, name: str = "shape") -> Shape:
-    """``value`` itself if it is a Shape; TypeError otherwise."""
-    if not isinstance(value, Shape):
-        raise TypeError(f"{name} must be a Shape, got {type(value).__name__}")
-    return value
+    """``value`` itself if it is a Shape, the Shape its text describes if it
+    is a str (``"f32[2,3]{0,1}"``, read once and kept); TypeError otherwise.
+    The one place where a public function's Shape argument is read."""
+    if isinstance(value, Shape):
+        return value
+    if isinstance(value, str):
+        return _shape_of_text(value)
+    raise TypeError(
+        f"{name} must be a Shape, got {type(value).__name__}; shape text such as "
+        "'f32[2,3]{1,0}' is taken too"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _shape_of_text(text: str) -> Shape:
+    """The array Shape of ``text`` (Shapes are immutable, so one is shared
+    by every call that names it; errors are raised, never kept)."""
+    from .shape_text import parse_array_shape_string  # it imports this module
+
+    return parse_array_shape_string(text)

@@ -287,5 +287,7 @@ def parse_array_shape_string(text: str) -> Shape:
     token or opaque shape is a ValueError naming what it is."""
     shape = parse_shape_string(text)
     if not isinstance(shape, Shape):
-        raise ValueError(f"shape {text!r} is {shape.element_type.name.lower()} shape, not an array")
+        kind = shape.element_type.name.lower()
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ValueError(f"shape {text!r} is {article} {kind} shape, not an array shape")
     return shape

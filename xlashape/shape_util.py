@@ -99,6 +99,8 @@ def _tuple(shape: object) -> TupleShape:
 
 
 def _any(shape: object, name: str = "shape") -> AnyShape:
+    if isinstance(shape, str):
+        return shape_text.parse_shape_string(shape)
     if not isinstance(shape, (Shape, TupleShape, NonArrayShape)):
         raise TypeError(f"{name} must be a Shape, TupleShape or NonArrayShape, got {type(shape).__name__}")
     return shape
@@ -376,7 +378,7 @@ class ShapeUtil:
 
     # -- sizes -----------------------------------------------------------
     @staticmethod
-    def elements_in(shape: Shape) -> int:
+    def elements_in(shape: Shape | str) -> int:
         """The number of array elements (padding not counted). For the
         buffer's element count, padding included, see
         :attr:`Shape.buffer_size`; for its bytes, :meth:`byte_size_of`.
@@ -447,7 +449,7 @@ class ShapeUtil:
         return count * size
 
     @staticmethod
-    def rank(shape: Shape) -> int:
+    def rank(shape: Shape | str) -> int:
         """The number of dimensions.
 
         Parameters
@@ -466,7 +468,7 @@ class ShapeUtil:
         return _shape(shape).rank
 
     @staticmethod
-    def true_rank(shape: Shape) -> int:
+    def true_rank(shape: Shape | str) -> int:
         """The number of dimensions whose size is not 1 (XLA's 2017
         ``TrueRank``; :meth:`true_num_dimensions` is today's name).
 
@@ -491,7 +493,7 @@ class ShapeUtil:
     true_num_dimensions = true_rank
 
     @staticmethod
-    def get_dimension(shape: Shape, dimension_number: int) -> int:
+    def get_dimension(shape: Shape | str, dimension_number: int) -> int:
         """A dimension's size; negative numbers count from the end.
 
         Parameters
@@ -671,7 +673,7 @@ class ShapeUtil:
     # -- bitcasts --------------------------------------------------------
     @staticmethod
     def transpose_is_bitcast(
-        input_shape: Shape, output_shape: Shape, dimension_mapping: Iterable[int]
+        input_shape: Shape | str, output_shape: Shape | str, dimension_mapping: Iterable[int]
     ) -> bool:
         """Whether a transpose leaves every element where it is in memory, so
         that it can be a bitcast (XLA's ``TransposeIsBitcast``).
@@ -724,7 +726,7 @@ class ShapeUtil:
         )
 
     @staticmethod
-    def reshape_is_bitcast(input_shape: Shape, output_shape: Shape) -> bool:
+    def reshape_is_bitcast(input_shape: Shape | str, output_shape: Shape | str) -> bool:
         """Whether a reshape leaves every element where it is in memory, so
         that it can be a bitcast (XLA's ``ReshapeIsBitcast``).
 

@@ -12,7 +12,12 @@ from .common import PROG, CommandError, Parser
 DESCRIPTION = "Measure xlashape's throughput side by side with NumPy."
 EPILOG = """\
 example:
-  $ xlashape bench --quick
+  $ xlashape bench
+  $ xlashape bench --full --sizes 1e3,1e4 --markdown bench.md
+
+The summary comes first (seconds); --full adds every measurement, --long
+runs the bigger grid (minutes). Ctrl-C stops the run and shows what it
+measured so far (exit status 130).
 """
 
 
@@ -44,9 +49,10 @@ def run(argv: list[str]) -> int:
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Fail now, in one line, if ``--json`` or ``--plot`` cannot be written
-    or ``--plot`` has no matplotlib, rather than after the whole run."""
-    for option in ("json", "plot"):
+    """Fail now, in one line, if ``--json``, ``--markdown`` or ``--plot``
+    cannot be written or ``--plot`` has no matplotlib, rather than after the
+    whole run."""
+    for option in ("json", "markdown", "plot"):
         path = getattr(args, option, None)
         if path:
             _check_writable(f"--{option}", path)
