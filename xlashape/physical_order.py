@@ -1,0 +1,171 @@
+"""Indices in the order memory holds them: XLA's ``ForEachIndex`` and its
+batch form, :func:`indices_in_physical_order`, which computes a whole
+region's indices with the compiled kernels.
+
+A region is given as XLA gives it: per dimension a ``base``, a ``count``
+and an ``incr``, visiting ``base, base + incr, ...`` below ``base + count``;
+a count of 0 pins the dimension at ``base`` (XLA's convention). Every index
+visited must lie inside the shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._convert import ravel, unravel
+from ._validate import as_int_tuple
+from .layout import Layout
+from .shape import Shape, require_shape
+
+__all__ = ["for_each_index", "indices_in_physical_order"]
+
+_CHUNK = 1 << 14  # rows for_each_index materialises at a time
+
+
+class _Region(NamedTuple):
+    base: tuple[int, ...]
+    steps: tuple[int, ...]  # indices visited along each dimension
+    incr: tuple[int, ...]
+
+
+def _region(
+    shape: Shape,
+    base: Sequence[int] | None,
+    count: Sequence[int] | None,
+    incr: Sequence[int] | None,
+) -> _Region:
+    """The region checked: one entry per dimension, every visited index
+    inside the shape."""
+    rank = shape.rank
+    b = (0,) * rank if base is None else as_int_tuple(base, "base")
+    c = shape.dimensions if count is None else as_int_tuple(count, "count")
+    s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
+    for name, values in (("base", b), ("count", c), ("incr", s)):
+        if len(values) != rank:
+            raise ValueError(f"{name} has {len(values)} entries, but the shape is rank {rank}: {shape}")
+    steps = []
+    for d in range(rank):
+        if b[d] < 0 or c[d] < 0:
+            raise ValueError(f"dimension {d}: base {b[d]} and count {c[d]} must be >= 0")
+        if c[d] and s[d] < 1:
+            raise ValueError(
+                f"dimension {d}: incr {s[d]} must be >= 1 where count ({c[d]}) is not 0; "
+                "XLA's loop never ends there"
+            )
+        n = -(-c[d] // s[d]) if c[d] else 1
+        last = b[d] + (n - 1) * (s[d] if c[d] else 0)
+        if shape.element_count and last >= shape.dimensions[d]:
+            raise IndexError(
+                f"dimension {d}: the region reaches index {last}, outside the extent "
+                f"{shape.dimensions[d]} of {shape}"
+            )
+        steps.append(n)
+    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
+
+
+def _box_rows(shape: Shape, region: _Region, start: int, stop: int) -> NDArray[np.int64]:
+    """Rows ``start:stop`` of the region's indices, most minor dimension
+    fastest: an unravel of a range over the region's own dimensions in
+    ``shape``'s order, scaled by ``incr`` and moved to ``base``."""
+    box = Shape("u8", region.steps, Layout(shape.layout.minor_to_major))
+    rows = unravel(np.arange(start, stop, dtype=np.int64), box)
+    if any(i != 1 for i, n in zip(region.incr, region.steps) if n > 1):
+        rows *= np.asarray(region.incr, dtype=np.int64)
+    if any(region.base):
+        rows += np.asarray(region.base, dtype=np.int64)
+    return rows
+
+
+def for_each_index(
+    shape: Shape,
+    base: Sequence[int] | None,
+    count: Sequence[int] | None,
+    incr: Sequence[int] | None,
+    visitor: Callable[[tuple[int, ...]], object],
+) -> None:
+    """Call ``visitor(index)`` on every index of a region, the most minor
+    dimension of the layout changing fastest (XLA's ``ForEachIndex``); a
+    ``visitor`` that returns ``False`` stops the walk. None for ``base``,
+    ``count`` and ``incr`` means zeros, the dimensions and ones: the whole
+    shape. A shape with no elements visits nothing, whatever the region.
+
+    The order is the layout's, not the tiles': for an untiled layout it is
+    memory order, while a tiled layout stores the same indices tile by tile
+    (see :func:`indices_in_physical_order`).
+
+    Raises
+    ------
+    ValueError
+        For a region without one entry per dimension, a negative entry, or
+        an ``incr`` below 1 where the count is not 0 (XLA loops forever).
+    IndexError
+        For a region reaching outside the shape.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}")
+    >>> xs.ShapeUtil.for_each_index(shape, None, None, None, print)
+    (0, 0)
+    (1, 0)
+    (0, 1)
+    (1, 1)
+    (0, 2)
+    (1, 2)
+    >>> xs.ShapeUtil.for_each_index(shape, [1, 0], [0, 3], [0, 2], print)
+    (1, 0)
+    (1, 2)
+    """
+    shape = require_shape(shape)
+    region = _region(shape, base, count, incr)
+    total = int(np.prod(region.steps, dtype=np.int64)) if shape.rank else 1
+    for start in range(0, total, _CHUNK):
+        for row in _box_rows(shape, region, start, min(start + _CHUNK, total)).tolist():
+            if visitor(tuple(row)) is False:
+                return
+
+
+def indices_in_physical_order(
+    shape: Shape,
+    base: Sequence[int] | None = None,
+    count: Sequence[int] | None = None,
+    incr: Sequence[int] | None = None,
+) -> NDArray[np.int64]:
+    """The indices of a region as an ``(N, rank)`` int64 array, in the order
+    the buffer holds them: ``ravel`` of the rows is strictly increasing.
+    The region is :func:`for_each_index`'s (the whole shape by default).
+
+    The compiled kernels compute it: an unravel of a range over the region,
+    which is memory order for an untiled layout, padded or not (the order
+    ``for_each_index`` visits); for a tiled layout, whose tiles store the
+    region in another order, a ravel of those rows marks their offsets in
+    the buffer and an unravel of the marked offsets, in order, gives the
+    rows, tile padding skipped.
+
+    Raises
+    ------
+    ValueError, IndexError
+        As :func:`for_each_index`.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("s32[3,3]{1,0:T(2,2)}")
+    >>> rows = xs.ShapeUtil.indices_in_physical_order(shape)
+    >>> rows[:6].tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1], [0, 2], [1, 2]]
+    >>> xs.ravel(rows, shape)[:6]
+    array([0, 1, 2, 3, 4, 6])
+    """
+    shape = require_shape(shape)
+    region = _region(shape, base, count, incr)
+    total = int(np.prod(region.steps, dtype=np.int64))
+    if not shape.is_tiled:
+        return _box_rows(shape, region, 0, total)
+    if total == shape.buffer_size:  # the whole buffer, no tile padding
+        return unravel(np.arange(total, dtype=np.int64), shape)
+    marked = np.zeros(shape.buffer_size, dtype=bool)
+    marked[ravel(_box_rows(shape, region, 0, total), shape)] = True
+    return unravel(np.flatnonzero(marked), shape)
