@@ -29,8 +29,9 @@ __all__ = [
 def common_factors(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int]]:
     """The bounds ``(i, j)``, from ``(0, 0)`` to ``(len(a), len(b))``, where
     ``prod(a[:i]) == prod(b[:j])``, as XLA's ``CommonFactors`` finds them:
-    a common leading run pairs dimension by dimension, and where the rest
-    holds no elements it is one factor.
+    a common leading run pairs dimension by dimension, and where what
+    follows holds no elements it is one factor (the whole lists, where a
+    zero in the common run makes the rest differ).
 
     Examples
     --------
@@ -50,6 +51,8 @@ def common_factors(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int]]:
     while i < len(a) and j < len(b) and a[i] == b[j]:
         bounds.append((i, j))
         i, j = i + 1, j + 1
+    if math.prod(a[i:]) != math.prod(b[j:]):  # zeros in the common run: one factor
+        return [(0, 0), (len(a), len(b))]
     if math.prod(a[i:]) == 0:
         return bounds + [(i, j), (len(a), len(b))]
     prior = (i - 1, j - 1)
