@@ -16,14 +16,17 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from . import tiling
 from ._convert import ravel, unravel
 from ._validate import as_int_tuple
 from .layout import Layout
 from .shape import Shape, require_shape
+from .tiling import Digits, Group
 
 __all__ = ["for_each_index", "indices_in_physical_order"]
 
 _CHUNK = 1 << 14  # rows for_each_index materialises at a time
+_INT32_MAX = 2**31 - 1
 
 
 class _Region(NamedTuple):
@@ -67,17 +70,52 @@ def _region(
     return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
 
 
-def _box_rows(shape: Shape, region: _Region, start: int, stop: int) -> NDArray[np.int64]:
-    """Rows ``start:stop`` of the region's indices, most minor dimension
-    fastest: an unravel of a range over the region's own dimensions in
-    ``shape``'s order, scaled by ``incr`` and moved to ``base``."""
-    box = Shape("u8", region.steps, Layout(shape.layout.minor_to_major))
-    rows = unravel(np.arange(start, stop, dtype=np.int64), box)
-    if any(i != 1 for i, n in zip(region.incr, region.steps) if n > 1):
-        rows *= np.asarray(region.incr, dtype=np.int64)
-    if any(region.base):
-        rows += np.asarray(region.base, dtype=np.int64)
-    return rows
+def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.integer]]:
+    """The region's offsets, in order, in the unpadded untiled array of
+    ``shape``'s dimensions and order (the returned shape): a sum of one
+    broadcast step per dimension, most major first, in int32 where it fits.
+    An unravel of them against that shape gives the region's indices, most
+    minor dimension fastest."""
+    plain = Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
+    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
+    strides = plain.strides if plain.element_count else (0,) * shape.rank
+    first = sum(b * stride for b, stride in zip(region.base, strides))
+    offsets: NDArray[np.integer] = np.array(first if plain.element_count else 0, dtype=dtype)
+    for d in shape.layout.major_to_minor:
+        n = region.steps[d]
+        step = np.arange(n, dtype=np.int64) * (region.incr[d] * strides[d]) if n > 1 else np.zeros(n, np.int64)
+        offsets = np.add.outer(offsets, step.astype(dtype))
+    return plain, offsets.reshape(-1)
+
+
+def _group_keeps(shape: Shape, region: _Region, group: Group, value: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Where a group's values (the row-major index of its dimensions) lie
+    inside the shape and the region."""
+    keep = value < group.extent
+    stride = group.extent
+    for dim in group.dimensions:
+        stride //= shape.dimensions[dim]
+        index = value // stride % shape.dimensions[dim]
+        base, incr = region.base[dim], region.incr[dim]
+        last = base + (region.steps[dim] - 1) * incr
+        keep &= (index >= base) & (index <= last) & ((index - base) % max(incr, 1) == 0)
+    return keep
+
+
+def _tiled_offsets(shape: Shape, region: _Region, form: Digits) -> NDArray[np.intp]:
+    """The offsets of the region's elements in a tiled buffer, in order: a
+    mask over the tiled array's axes, one broadcast condition per group."""
+    extents = [axis.extent for axis in form.axes]
+    mask = np.ones(extents, dtype=bool)
+    for g, group in enumerate(form.groups):
+        value = np.zeros([1] * len(extents), dtype=np.int64)
+        for k, axis in enumerate(form.axes):
+            if axis.group == g:
+                place = [1] * len(extents)
+                place[k] = axis.extent
+                value = value + (np.arange(axis.extent, dtype=np.int64) * axis.divisor).reshape(place)
+        np.logical_and(mask, _group_keeps(shape, region, group, value), out=mask)
+    return np.flatnonzero(mask)
 
 
 def for_each_index(
@@ -120,10 +158,9 @@ def for_each_index(
     (1, 2)
     """
     shape = require_shape(shape)
-    region = _region(shape, base, count, incr)
-    total = int(np.prod(region.steps, dtype=np.int64)) if shape.rank else 1
-    for start in range(0, total, _CHUNK):
-        for row in _box_rows(shape, region, start, min(start + _CHUNK, total)).tolist():
+    plain, offsets = _region_offsets(shape, _region(shape, base, count, incr))
+    for start in range(0, offsets.size, _CHUNK):
+        for row in unravel(offsets[start : start + _CHUNK], plain).tolist():
             if visitor(tuple(row)) is False:
                 return
 
@@ -161,11 +198,16 @@ def indices_in_physical_order(
     """
     shape = require_shape(shape)
     region = _region(shape, base, count, incr)
-    total = int(np.prod(region.steps, dtype=np.int64))
     if not shape.is_tiled:
-        return _box_rows(shape, region, 0, total)
+        plain, offsets = _region_offsets(shape, region)
+        return unravel(offsets, plain)
+    total = int(np.prod(region.steps, dtype=np.int64))
     if total == shape.buffer_size:  # the whole buffer, no tile padding
-        return unravel(np.arange(total, dtype=np.int64), shape)
-    marked = np.zeros(shape.buffer_size, dtype=bool)
-    marked[ravel(_box_rows(shape, region, 0, total), shape)] = True
+        return unravel(np.arange(total, dtype=np.int32 if total <= _INT32_MAX else np.int64), shape)
+    form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)
+    if form is not None:
+        return unravel(_tiled_offsets(shape, region, form), shape)
+    marked = np.zeros(shape.buffer_size, dtype=bool)  # tilings the kernels run by reference
+    plain, offsets = _region_offsets(shape, region)
+    marked[ravel(unravel(offsets, plain), shape)] = True
     return unravel(np.flatnonzero(marked), shape)
