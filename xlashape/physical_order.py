@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import tiling
+from ._batch import check_out
 from ._convert import ravel, unravel
 from ._validate import as_int_tuple
 from .layout import Layout
@@ -81,11 +82,25 @@ def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.in
     strides = plain.strides if plain.element_count else (0,) * shape.rank
     first = sum(b * stride for b, stride in zip(region.base, strides))
     offsets: NDArray[np.integer] = np.array(first if plain.element_count else 0, dtype=dtype)
-    for d in shape.layout.major_to_minor:
+    order = shape.layout.major_to_minor
+    for k, d in enumerate(order):
         n = region.steps[d]
         step = np.arange(n, dtype=np.int64) * (region.incr[d] * strides[d]) if n > 1 else np.zeros(n, np.int64)
-        offsets = np.add.outer(offsets, step.astype(dtype))
+        # The last step writes the whole region: into memory the result cache may hold.
+        out = check_out(None, offsets.shape + (n,), dtype=dtype) if k == len(order) - 1 else None
+        offsets = np.add.outer(offsets, step.astype(dtype), out=out)
     return plain, offsets.reshape(-1)
+
+
+def _counting(total: int) -> NDArray[np.integer]:
+    """``arange(total)``, int32 where it fits, written as rows of 4096 into
+    memory the result cache may hold."""
+    width = max(1, min(total, 1 << 12))
+    rows = -(-total // width)
+    dtype = np.int32 if rows * width <= _INT32_MAX else np.int64
+    out = check_out(None, (rows, width), dtype=dtype)
+    np.add.outer(np.arange(0, rows * width, width, dtype=dtype), np.arange(width, dtype=dtype), out=out)
+    return out.reshape(-1)[:total]
 
 
 def _group_keeps(shape: Shape, region: _Region, group: Group, value: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -175,12 +190,17 @@ def indices_in_physical_order(
     the buffer holds them: ``ravel`` of the rows is strictly increasing.
     The region is :func:`for_each_index`'s (the whole shape by default).
 
-    The compiled kernels compute it: an unravel of a range over the region,
-    which is memory order for an untiled layout, padded or not (the order
-    ``for_each_index`` visits); for a tiled layout, whose tiles store the
-    region in another order, a ravel of those rows marks their offsets in
-    the buffer and an unravel of the marked offsets, in order, gives the
-    rows, tile padding skipped.
+    One unravel by the compiled kernels computes the rows. For an untiled
+    layout, padded or not, memory order is the layout's order (the order
+    ``for_each_index`` visits): the kernels unravel the region's offsets in
+    the unpadded array, built as one broadcast step per dimension. A tiled
+    layout stores the region tile by tile: its whole unpadded buffer is an
+    unravel of a range; otherwise a mask over the tiled array's axes (one
+    broadcast condition per dimension) marks the region's offsets, tile
+    padding left out, and the kernels unravel them in order. Tilings the
+    kernels run by reference take a ravel of the region to mark them.
+    (benchmarks/test_physical_order_bench.py times it against an unravel of
+    the same offsets.)
 
     Raises
     ------
@@ -203,7 +223,7 @@ def indices_in_physical_order(
         return unravel(offsets, plain)
     total = int(np.prod(region.steps, dtype=np.int64))
     if total == shape.buffer_size:  # the whole buffer, no tile padding
-        return unravel(np.arange(total, dtype=np.int32 if total <= _INT32_MAX else np.int64), shape)
+        return unravel(_counting(total), shape)
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)
     if form is not None:
         return unravel(_tiled_offsets(shape, region, form), shape)
