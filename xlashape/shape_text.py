@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
+from ._validate import INT64_MAX
 from .layout import Layout, Tile
 from .primitive_type import PrimitiveType
 from .shape import Shape
-from .tuple_shape import AnyShape, NonArrayShape, TupleShape
+from .tuple_shape import MAX_TUPLE_DEPTH, AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["human_string", "human_string_with_layout", "parse_array_shape_string", "parse_shape_string"]
 
@@ -64,6 +65,7 @@ class _Parser:
             self.tokens.append((match.group(1), match.start(1)))
             position = match.end()
         self.k = 0
+        self.depth = 0  # tuples open at the current token
 
     def fail(self, reason: str) -> NoReturn:
         raise ValueError(f"cannot parse shape {self.text!r}: {reason}")
@@ -84,19 +86,32 @@ class _Parser:
         if not token.isdigit():
             self.fail(f"expected {what}, found {token!r} at position {self.tokens[self.k - 1][1]}")
         try:
-            return int(token)
+            value = int(token)
         except ValueError as e:  # more digits than int() converts
             self.fail(f"{what}: {e}")
+        if value > INT64_MAX:  # XLA's lexer reads every integer as an int64
+            self.fail(
+                f"{what} {token} at position {self.tokens[self.k - 1][1]} is more than "
+                f"the int64 maximum {INT64_MAX}, and XLA reads every integer as an int64"
+            )
+        return value
 
     def shape(self) -> AnyShape:
         if self.peek() == "(":
+            if self.depth == MAX_TUPLE_DEPTH:
+                self.fail(
+                    f"tuples nest at most {MAX_TUPLE_DEPTH} deep (protobuf's recursion limit "
+                    f"for a ShapeProto); '(' at position {self.tokens[self.k][1]} opens one more"
+                )
             self.take("(")
+            self.depth += 1
             elements: list[AnyShape] = []
             while self.peek() != ")":
                 if elements:
                     self.take(",", "',' or ')' in a tuple")
                 elements.append(self.shape())
             self.take(")")
+            self.depth -= 1
             return TupleShape(elements)
         name = self.take(what="an element type such as f32")
         try:  # the page writes F32[3,5]: upper case is read too
