@@ -66,16 +66,10 @@ def elements_in_recursive(shape: Shape | TupleShape) -> int:
     >>> xs.ShapeUtil.elements_in_recursive(xs.ShapeUtil.parse_shape_string("(f32[2,3], (s8[4], ()))"))
     10
     """
+    whole = require_any_shape(shape)
     total = 0
-    pending: list[AnyShape] = [require_any_shape(shape)]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, TupleShape):
-            pending.extend(current)
-        elif isinstance(current, NonArrayShape):
-            raise TypeError(
-                f"elements_in_recursive counts arrays and tuples of them, got {current}"
-            )
-        else:
-            total += current.element_count
+    for leaf in whole.leaves() if isinstance(whole, TupleShape) else (whole,):
+        if isinstance(leaf, NonArrayShape):
+            raise TypeError(f"elements_in_recursive counts arrays and tuples of them, got {leaf}")
+        total += leaf.element_count
     return total

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from .layout import Layout
 from .layout_edit import replace_layout
 from .shape import Shape, require_shape, validate_layout
-from .shape_equality import require_any_shape
+from .shape_equality import leaf_pairs, require_any_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = [
@@ -84,13 +84,10 @@ def validate_layout_in_shape(shape: AnyShape) -> None:
     --------
     >>> xs.LayoutUtil.validate_layout_in_shape(xs.ShapeUtil.parse_shape_string("(f32[2,3]{0,1}, token[])"))
     """
-    pending: list[AnyShape] = [require_any_shape(shape)]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, TupleShape):
-            pending.extend(current)
-        elif isinstance(current, Shape):
-            validate_layout(current.layout, current.dimensions, current.element_type)
+    whole = require_any_shape(shape)
+    for leaf in whole.leaves() if isinstance(whole, TupleShape) else (whole,):
+        if isinstance(leaf, Shape):
+            validate_layout(leaf.layout, leaf.dimensions, leaf.element_type)
 
 
 def has_layout(shape: AnyShape) -> bool:
@@ -149,8 +146,8 @@ def copy_layout_between_shapes(src: AnyShape, dst: AnyShape) -> AnyShape:
 def layouts_in_shapes_equal(lhs: AnyShape, rhs: AnyShape) -> bool:
     """Whether two shapes have the same layouts, array by array: the same
     tuple structure, ranks and layouts; element types and dimensions are
-    ignored, tokens and opaque values match anything but a tuple (XLA's
-    ``LayoutsInShapesEqual``).
+    ignored; a token or opaque value in ``lhs`` matches whatever stands in
+    ``rhs``, as in XLA's ``LayoutsInShapesEqual``.
 
     Examples
     --------
@@ -158,16 +155,11 @@ def layouts_in_shapes_equal(lhs: AnyShape, rhs: AnyShape) -> bool:
     >>> xs.LayoutUtil.layouts_in_shapes_equal(a, xs.ShapeUtil.parse_shape_string("(s8[7,7]{0,1})"))
     True
     """
-    pending = [(require_any_shape(lhs, "lhs"), require_any_shape(rhs, "rhs"))]
-    while pending:
-        left, right = pending.pop()
-        if isinstance(left, TupleShape):
-            if not isinstance(right, TupleShape) or len(left) != len(right):
-                return False
-            pending.extend(zip(left, right))
-        elif isinstance(left, Shape) and (not isinstance(right, Shape) or left.layout != right.layout):
-            return False
-    return True
+    pairs = leaf_pairs(lhs, rhs)
+    return pairs is not None and all(
+        not isinstance(left, Shape) or (isinstance(right, Shape) and left.layout == right.layout)
+        for left, right in pairs
+    )
 
 
 def memory_space(shape: Shape) -> int:

@@ -17,6 +17,7 @@ __all__ = [
     "compatible_ignoring_element_type",
     "equal_ignoring_element_type",
     "equal_structure",
+    "leaf_pairs",
     "require_any_shape",
     "same_element_type",
     "same_rank",
@@ -32,6 +33,24 @@ def require_any_shape(value: object, name: str = "shape") -> AnyShape:
             f"{name} must be a Shape, TupleShape or NonArrayShape, got {type(value).__name__}"
         )
     return value
+
+
+def leaf_pairs(lhs: AnyShape, rhs: AnyShape) -> list[tuple[Shape | NonArrayShape, AnyShape]] | None:
+    """Walk two shapes together: where ``lhs`` is a tuple, ``rhs`` must be
+    one of as many elements; each non-tuple of ``lhs`` is paired with what
+    stands at its place in ``rhs``. None where the tuples differ. Iterative,
+    in depth-first order."""
+    pairs: list[tuple[Shape | NonArrayShape, AnyShape]] = []
+    pending = [(require_any_shape(lhs, "lhs"), require_any_shape(rhs, "rhs"))]
+    while pending:
+        left, right = pending.pop()
+        if isinstance(left, TupleShape):
+            if not isinstance(right, TupleShape) or len(left) != len(right):
+                return None
+            pending.extend(zip(left, right))
+        else:
+            pairs.append((left, right))
+    return pairs
 
 
 def _arrays_equal(
@@ -78,21 +97,14 @@ def shapes_equal(
     >>> shapes_equal(a, b), shapes_equal(a, b, ignore_element_type=True)
     (False, True)
     """
-    pending = [(require_any_shape(lhs, "lhs"), require_any_shape(rhs, "rhs"))]
-    while pending:
-        left, right = pending.pop()
-        if isinstance(left, TupleShape):
-            if not isinstance(right, TupleShape) or len(left) != len(right):
-                return False
-            pending.extend(zip(left, right))
-        elif isinstance(left, NonArrayShape):
-            if left != right:
-                return False
-        elif not isinstance(right, Shape) or not _arrays_equal(
-            left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions
-        ):
-            return False
-    return True
+    pairs = leaf_pairs(lhs, rhs)
+    return pairs is not None and all(
+        left == right
+        if isinstance(left, NonArrayShape)
+        else isinstance(right, Shape)
+        and _arrays_equal(left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions)
+        for left, right in pairs
+    )
 
 
 def equal_ignoring_element_type(lhs: AnyShape, rhs: AnyShape) -> bool:
@@ -143,16 +155,8 @@ def equal_structure(lhs: AnyShape, rhs: AnyShape) -> bool:
     >>> xs.ShapeUtil.equal_structure(a, b), xs.ShapeUtil.equal_structure(a, c)
     (True, False)
     """
-    pending = [(require_any_shape(lhs, "lhs"), require_any_shape(rhs, "rhs"))]
-    while pending:
-        left, right = pending.pop()
-        if isinstance(left, TupleShape) != isinstance(right, TupleShape):
-            return False
-        if isinstance(left, TupleShape) and isinstance(right, TupleShape):
-            if len(left) != len(right):
-                return False
-            pending.extend(zip(left, right))
-    return True
+    pairs = leaf_pairs(lhs, rhs)
+    return pairs is not None and not any(isinstance(right, TupleShape) for _, right in pairs)
 
 
 def same_rank(lhs: Shape, rhs: Shape) -> bool:
