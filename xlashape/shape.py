@@ -172,14 +172,6 @@ class Shape(Frozen):
                 f"shape {etype.text}[{','.join(map(str, dims))}] holds {count} "
                 f"elements ({what}), more than the int64 maximum {INT64_MAX}"
             )
-        byte_size = etype.byte_size
-        assert byte_size is not None  # array element types only
-        if math.prod(dims) * byte_size > INT64_MAX:  # XLA's ValidateShapeSize
-            raise OverflowError(
-                f"shape {etype.text}[{','.join(map(str, dims))}] holds "
-                f"{math.prod(dims)} elements of {byte_size} bytes, whose size overflows "
-                f"int64 (XLA refuses it: \"size may overflow int64_t\")"
-            )
         object.__setattr__(self, "_element_type", etype)
         object.__setattr__(self, "_dimensions", dims)
         object.__setattr__(self, "_layout", layout)

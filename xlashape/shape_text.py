@@ -127,9 +127,18 @@ class _Parser:
             self.fail("a tuple is written (shape, shape, ...)")
         layout = self.layout() if self.peek() == "{" else None
         try:
-            return Shape(element_type, dims, layout, dynamic)
+            shape = Shape(element_type, dims, layout, dynamic)
         except (ValueError, OverflowError) as e:
             raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+        byte_size = element_type.byte_size
+        assert byte_size is not None  # array element types only
+        if shape.element_count * byte_size > INT64_MAX:  # XLA's ValidateShapeSize
+            self.fail(
+                f"{shape.dimensions_text()} holds {shape.element_count} elements of "
+                f"{byte_size} bytes, whose size overflows int64 (XLA refuses it: "
+                "\"size may overflow int64_t\")"
+            )
+        return shape
 
     def dimensions(self) -> tuple[list[int], list[bool]]:
         self.take("[", "'['")
