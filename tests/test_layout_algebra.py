@@ -94,15 +94,16 @@ def test_indices_in_physical_order_of_the_whole_shape(shape):
 
 
 # -- dimension surgery keeps elements where they are --------------------------------
-@given(any_shapes, st.data())
+@given(shapes(max_rank=4, max_elements=512), st.data())
 def test_deleting_size_1_dimensions_keeps_offsets(shape, data):
-    ones = [d for d in range(shape.rank) if shape.dimensions[d] == 1]
+    # Untiled, and of padded width 1: other size-1 dimensions hold padding.
+    ones = [d for d in range(shape.rank) if shape.padded_dimensions[d] == 1]
     doomed = data.draw(st.lists(st.sampled_from(ones), unique=True)) if ones else []
     smaller = ShapeUtil.delete_dimensions(doomed, shape)
     rows = all_multi_indices(shape)
     kept = [d for d in range(shape.rank) if d not in doomed]
     assert np.array_equal(offsets(shape, rows), offsets(smaller, rows[:, kept]))
-    if not doomed and not shape.is_tiled:
+    if not doomed:
         assert ShapeUtil.drop_degenerate_dimensions(shape) == ShapeUtil.filter_dimensions(
             lambda d: shape.dimensions[d] != 1, shape)
 
