@@ -121,7 +121,7 @@ def _tiled_offsets(shape: Shape, region: _Region, form: Digits) -> NDArray[np.in
     """The offsets of the region's elements in a tiled buffer, in order: a
     mask over the tiled array's axes, one broadcast condition per group."""
     extents = [axis.extent for axis in form.axes]
-    mask = np.ones(extents, dtype=bool)
+    mask = np.ones([1] * len(extents), dtype=bool)
     for g, group in enumerate(form.groups):
         value = np.zeros([1] * len(extents), dtype=np.int64)
         for k, axis in enumerate(form.axes):
@@ -129,7 +129,8 @@ def _tiled_offsets(shape: Shape, region: _Region, form: Digits) -> NDArray[np.in
                 place = [1] * len(extents)
                 place[k] = axis.extent
                 value = value + (np.arange(axis.extent, dtype=np.int64) * axis.divisor).reshape(place)
-        np.logical_and(mask, _group_keeps(shape, region, group, value), out=mask)
+        mask = mask & _group_keeps(shape, region, group, value)  # grows to the full size once
+    mask = np.broadcast_to(mask, extents)
     return np.flatnonzero(mask)
 
 
