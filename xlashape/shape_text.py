@@ -7,6 +7,7 @@ tuples (``(f32[2,3]{1,0}, s32[])``), ``token[]`` and ``opaque[]``.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NoReturn
 
@@ -132,11 +133,14 @@ class _Parser:
             raise ValueError(f"invalid shape {self.text!r}: {e}") from None
         byte_size = element_type.byte_size
         assert byte_size is not None  # array element types only
-        if shape.element_count * byte_size > INT64_MAX:  # XLA's ValidateShapeSize
+        # XLA's ValidateShapeSize: the static extent (bounds counted, an
+        # unbounded size, stored negative, left out) times the element's bytes.
+        extent = math.prod(size for size in shape.dimensions if size >= 0)
+        if extent * byte_size > INT64_MAX:
             self.fail(
-                f"{shape.dimensions_text()} holds {shape.element_count} elements of "
-                f"{byte_size} bytes, whose size overflows int64 (XLA refuses it: "
-                "\"size may overflow int64_t\")"
+                f"{shape.dimensions_text()} holds {extent} elements of {byte_size} "
+                "bytes, whose size overflows int64 (XLA refuses it: \"size may "
+                "overflow int64_t\")"
             )
         return shape
 
