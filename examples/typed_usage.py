@@ -46,6 +46,18 @@ def drop_ins(flat: npt.NDArray[np.intp]) -> int:
     return int(one) + len(rows)
 
 
+def bitcast_layout(source: xs.Shape, dims: list[int]) -> xs.Shape | None:
+    """The layout that makes reshaping ``source`` to ``dims`` a bitcast, if any."""
+    target = xs.ShapeUtil.make_shape_with_descending_layout(source.element_type, dims)
+    return xs.ShapeUtil.align_layouts(source, target)
+
+
+def memory_order(shape: xs.Shape) -> list[tuple[int, ...]]:
+    """The multi-indices of ``shape`` in the order its buffer holds them."""
+    rows: npt.NDArray[np.int64] = xs.ShapeUtil.indices_in_physical_order(shape)
+    return [tuple(row) for row in rows.tolist()]
+
+
 def main() -> None:
     shape = column_major([2, 3], [3, 5])
     indices = np.array([[0, 1], [1, 2]], dtype=np.int64)
@@ -56,6 +68,9 @@ def main() -> None:
     assert from_text("f32[2,3]{0,1}") == (2, 3)
     assert round_trip(shape, offsets)
     assert drop_ins(np.arange(6, dtype=np.intp)) == 7
+    aligned = bitcast_layout(xs.Shape("f32", [6, 4], xs.Layout([0, 1])), [2, 3, 4])
+    assert aligned is not None and aligned.layout.minor_to_major == (1, 0, 2)
+    assert memory_order(xs.Shape("f32", [2, 2], xs.Layout([0, 1]))) == [(0, 0), (1, 0), (0, 1), (1, 1)]
     try:
         xs.ravel(np.array([[2, 0]]), shape)
     except xs.IndexOutOfBoundsError as error:

@@ -30,6 +30,26 @@ def shapes(draw, min_rank: int = 0, max_rank: int = 8, max_size: int = 4, max_el
     return Shape(draw(st.sampled_from(ELEMENT_TYPES)), dims, Layout(m2m, padded, value))
 
 
+@st.composite
+def tiled_shapes(draw, tiles=None):
+    """A tiled Shape: random sizes (often not multiples of the tile), order
+    and tiles, or the given tiles."""
+    rank = draw(st.integers(1 if tiles is None else max(len(t) for t in tiles[:1]), 4))
+    dims = draw(st.lists(st.integers(0, 20), min_size=rank, max_size=rank))
+    m2m = draw(st.permutations(range(rank)))
+    if tiles is None:
+        count = draw(st.integers(1, 3))
+        tiles = []
+        for _ in range(count):
+            length = draw(st.integers(1, rank + 1))
+            sizes = draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, -1]), min_size=length, max_size=length))
+            sizes[-1] = abs(sizes[-1])
+            tiles.append(sizes)
+    if math.prod(dims) > 3000:
+        dims = [min(d, 6) for d in dims]
+    return Shape("f32", dims, Layout(m2m, tiles=tiles))
+
+
 def all_multi_indices(shape: Shape) -> np.ndarray:
     """Every in-bounds multi-index of ``shape``, row-major, as (N, rank)."""
     if shape.rank == 0:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from inputs import index_arrays
-from strategies import all_multi_indices
+from strategies import all_multi_indices, tiled_shapes
 
 import xlashape as xs
 from xlashape import (
@@ -199,26 +199,6 @@ def test_tiled_shapes_have_no_strides():
 
 
 # -- kernels against the reference -------------------------------------------
-@st.composite
-def tiled_shapes(draw, tiles=None):
-    """A tiled Shape: random sizes (often not multiples of the tile), order
-    and tiles, or the given tiles."""
-    rank = draw(st.integers(1 if tiles is None else max(len(t) for t in tiles[:1]), 4))
-    dims = draw(st.lists(st.integers(0, 20), min_size=rank, max_size=rank))
-    m2m = draw(st.permutations(range(rank)))
-    if tiles is None:
-        count = draw(st.integers(1, 3))
-        tiles = []
-        for _ in range(count):
-            length = draw(st.integers(1, rank + 1))
-            sizes = draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, -1]), min_size=length, max_size=length))
-            sizes[-1] = abs(sizes[-1])
-            tiles.append(sizes)
-    if math.prod(dims) > 3000:
-        dims = [min(d, 6) for d in dims]
-    return Shape("f32", dims, Layout(m2m, tiles=tiles))
-
-
 def check_against_reference(shape: Shape) -> None:
     index = all_multi_indices(shape)
     expected = [reference.linear_index_of(shape, tuple(r)) for r in index]

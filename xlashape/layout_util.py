@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
+from . import layout_queries, layouts_in_shapes
 from ._validate import as_int, normalize_dimension
 from .layout import Layout, SplitConfig, Tile, layout_from_fields
 from .primitive_type import PaddingValue
@@ -420,3 +421,21 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         False
         """
         return lhs == rhs
+
+    # -- XLA's layout algebra: thin bindings over the modules that hold it --
+    # one layout (xlashape.layout_queries)
+    make_layout_from_major_to_minor = staticmethod(layout_queries.make_layout_from_major_to_minor)
+    make_descending_layout = staticmethod(layout_queries.make_descending_layout)
+    make_ascending_layout = staticmethod(layout_queries.make_ascending_layout)
+    minor_to_major = staticmethod(layout_queries.minor_to_major)
+    are_dimensions_consecutive = staticmethod(layout_queries.are_dimensions_consecutive)
+    move_dim_to_major = staticmethod(layout_queries.layout_move_dim_to_major)
+    linear_index = staticmethod(layout_queries.linear_index)
+    # the layouts inside whole shapes (xlashape.layouts_in_shapes)
+    get_with_default_layout = staticmethod(layouts_in_shapes.get_with_default_layout)
+    validate_layout_in_shape = staticmethod(layouts_in_shapes.validate_layout_in_shape)
+    has_layout = staticmethod(layouts_in_shapes.has_layout)
+    copy_layout_between_shapes = staticmethod(layouts_in_shapes.copy_layout_between_shapes)
+    layouts_in_shapes_equal = staticmethod(layouts_in_shapes.layouts_in_shapes_equal)
+    memory_space = staticmethod(layouts_in_shapes.memory_space)
+    clear_tiles = staticmethod(layouts_in_shapes.clear_tiles)

@@ -11,13 +11,15 @@ it, rather than read a padded buffer as an unpadded one).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NoReturn
 
+from ._validate import INT64_MAX
 from .layout import PADDING_ATTRIBUTE, PADDING_VALUES_BY_NAME, Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import UNBOUNDED_SIZE, Shape
-from .tuple_shape import AnyShape, NonArrayShape, TupleShape
+from .tuple_shape import MAX_TUPLE_DEPTH, AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["human_string", "human_string_with_layout", "parse_array_shape_string", "parse_shape_string"]
 
@@ -75,6 +77,7 @@ class _Parser:
             self.tokens.append((match.group(1), match.start(1)))
             position = match.end()
         self.k = 0
+        self.depth = 0  # tuples open at the current token
 
     def fail(self, reason: str) -> NoReturn:
         raise ValueError(f"cannot parse shape {self.text!r}: {reason}")
@@ -95,19 +98,32 @@ class _Parser:
         if not token.isdigit():
             self.fail(f"expected {what}, found {token!r} at position {self.tokens[self.k - 1][1]}")
         try:
-            return int(token)
+            value = int(token)
         except ValueError as e:  # more digits than int() converts
             self.fail(f"{what}: {e}")
+        if value > INT64_MAX:  # XLA's lexer reads every integer as an int64
+            self.fail(
+                f"{what} {token} at position {self.tokens[self.k - 1][1]} is more than "
+                f"the int64 maximum {INT64_MAX}, and XLA reads every integer as an int64"
+            )
+        return value
 
     def shape(self) -> AnyShape:
         if self.peek() == "(":
+            if self.depth == MAX_TUPLE_DEPTH:
+                self.fail(
+                    f"tuples nest at most {MAX_TUPLE_DEPTH} deep (protobuf's recursion limit "
+                    f"for a ShapeProto); '(' at position {self.tokens[self.k][1]} opens one more"
+                )
             self.take("(")
+            self.depth += 1
             elements: list[AnyShape] = []
             while self.peek() != ")":
                 if elements:
                     self.take(",", "',' or ')' in a tuple")
                 elements.append(self.shape())
             self.take(")")
+            self.depth -= 1
             return TupleShape(elements)
         name = self.take(what="an element type such as f32")
         if name != name.lower():  # XLA's parser knows lower-case names only
@@ -128,9 +144,21 @@ class _Parser:
             self.fail("a tuple is written (shape, shape, ...)")
         layout = self.layout() if self.peek() == "{" else None
         try:
-            return Shape(element_type, dims, layout, dynamic)
+            shape = Shape(element_type, dims, layout, dynamic)
         except (ValueError, OverflowError) as e:
             raise ValueError(f"invalid shape {self.text!r}: {e}") from None
+        byte_size = element_type.byte_size
+        assert byte_size is not None  # array element types only
+        # XLA's ValidateShapeSize: the static extent (bounds counted, an
+        # unbounded size, stored negative, left out) times the element's bytes.
+        extent = math.prod(size for size in shape.dimensions if size >= 0)
+        if extent * byte_size > INT64_MAX:
+            self.fail(
+                f"{shape.dimensions_text()} holds {extent} elements of {byte_size} "
+                "bytes, whose size overflows int64 (XLA refuses it: \"size may "
+                "overflow int64_t\")"
+            )
+        return shape
 
     def dimensions(self) -> tuple[list[int], list[bool]]:
         self.take("[", "'['")

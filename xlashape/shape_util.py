@@ -8,68 +8,28 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from . import shape_text, tiling
-from ._validate import as_int, as_int_tuple
+from . import (
+    array_predicates,
+    bitcast,
+    byte_sizes,
+    dimension_surgery,
+    physical_order,
+    reshape_dimensions,
+    shape_equality,
+    shape_text,
+    shape_variants,
+    subshapes,
+    tiling,
+)
+from ._validate import as_int
 from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
 from .shape import require_shape as _shape
+from .shape_equality import require_any_shape as _any
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["ShapeUtil"]
-
-
-def _check_transpose(
-    input_shape: Shape, output_shape: Shape, dimension_mapping: Iterable[int]
-) -> tuple[int, ...]:
-    """``dimension_mapping`` once checked to make ``output_shape`` a transpose
-    of ``input_shape``: a permutation with output dimension i of the size of
-    input dimension ``dimension_mapping[i]``."""
-    mapping = as_int_tuple(dimension_mapping, "dimension_mapping")
-    rank = input_shape.rank
-    if sorted(mapping) != list(range(rank)):
-        raise ValueError(
-            f"dimension_mapping must be a permutation of 0..{rank - 1} for the "
-            f"rank-{rank} input shape, got {list(mapping)}"
-        )
-    expected = tuple(input_shape.dimensions[d] for d in mapping)
-    if output_shape.dimensions != expected:
-        raise ValueError(
-            f"output shape {output_shape} is not a transpose of {input_shape} by "
-            f"{list(mapping)}: expected dimensions {list(expected)}"
-        )
-    return mapping
-
-
-def _same_padding(lhs: Shape, rhs: Shape) -> bool:
-    """Whether two shapes with the same elements at the same offsets also have
-    the same padding: buffers of one size and, if they hold any padding, one
-    padding value."""
-    if lhs.buffer_size != rhs.buffer_size:
-        return False
-    has_padding = lhs.buffer_size > lhs.element_count
-    return not has_padding or lhs.layout.padding_value == rhs.layout.padding_value
-
-
-def _placement(shape: Shape) -> tuple[tuple[int, int], ...]:
-    """Where the elements lie, taken in logical (row-major) order, as
-    ``(count, stride)`` runs: size-1 dimensions dropped, and a dimension whose
-    stride continues the next inner one merged into it.
-
-    For a shape with elements, two shapes place their k-th elements at the
-    same offset for every k exactly when their runs are equal: each run's
-    count is the first element where the offsets stop following its stride.
-    """
-    runs: list[tuple[int, int]] = []
-    for size, stride in zip(shape.dimensions, shape.strides):
-        if size == 1:
-            continue
-        if runs and runs[-1][1] == size * stride:
-            count, _ = runs.pop()
-            runs.append((count * size, stride))
-        else:
-            runs.append((size, stride))
-    return tuple(runs)
 
 
 def _array_size_in_elements(shape: Shape) -> int:
@@ -95,14 +55,6 @@ def _array_size_in_elements(shape: Shape) -> int:
 def _tuple(shape: object) -> TupleShape:
     if not isinstance(shape, TupleShape):
         raise TypeError(f"shape must be a TupleShape, got {type(shape).__name__}: {shape}")
-    return shape
-
-
-def _any(shape: object, name: str = "shape") -> AnyShape:
-    if isinstance(shape, str):
-        return shape_text.parse_shape_string(shape)
-    if not isinstance(shape, (Shape, TupleShape, NonArrayShape)):
-        raise TypeError(f"{name} must be a Shape, TupleShape or NonArrayShape, got {type(shape).__name__}")
     return shape
 
 
@@ -670,97 +622,59 @@ class ShapeUtil:
         """
         return _shape(lhs, "lhs").dimensions == _shape(rhs, "rhs").dimensions
 
-    # -- bitcasts --------------------------------------------------------
-    @staticmethod
-    def transpose_is_bitcast(
-        input_shape: Shape | str, output_shape: Shape | str, dimension_mapping: Iterable[int]
-    ) -> bool:
-        """Whether a transpose leaves every element where it is in memory, so
-        that it can be a bitcast (XLA's ``TransposeIsBitcast``).
-
-        Output dimension i is input dimension ``dimension_mapping[i]``, as in
-        XLA's Transpose. As in XLA, it is a bitcast when the element types are
-        the same and the k-th most minor output dimension maps to the k-th
-        most minor input dimension for every k; like XLA, this looks at the
-        layouts only, so moving a size-1 dimension counts even though it
-        moves no element. XLA's version predates padding; here a padded shape
-        must also have its padded widths carried along by the mapping and the
-        same padding value as the other when there is padding, so that both
-        buffers are byte-for-byte the same.
-
-        Parameters
-        ----------
-        input_shape, output_shape : Shape
-            The shapes before and after the transpose.
-        dimension_mapping : iterable of int
-            For each output dimension, the input dimension it comes from.
-
-        Returns
-        -------
-        bool
-
-        Raises
-        ------
-        ValueError
-            If ``dimension_mapping`` is not a permutation or
-            ``output_shape``'s dimensions are not the input's so permuted.
-
-        Examples
-        --------
-        >>> row_major = xs.ShapeUtil.make_shape_with_layout("f32", [2, 3], [1, 0])
-        >>> col_major = xs.ShapeUtil.make_shape_with_layout("f32", [3, 2], [0, 1])
-        >>> xs.ShapeUtil.transpose_is_bitcast(row_major, col_major, [1, 0])
-        True
-        """
-        input_shape = _shape(input_shape, "input_shape")
-        output_shape = _shape(output_shape, "output_shape")
-        mapping = _check_transpose(input_shape, output_shape, dimension_mapping)
-        if input_shape.element_type != output_shape.element_type:
-            return False
-        in_widths, out_widths = input_shape.padded_dimensions, output_shape.padded_dimensions
-        return (
-            tuple(mapping[d] for d in output_shape.layout.minor_to_major)
-            == input_shape.layout.minor_to_major
-            and all(out_widths[i] == in_widths[d] for i, d in enumerate(mapping))
-            and _same_padding(input_shape, output_shape)
-        )
-
-    @staticmethod
-    def reshape_is_bitcast(input_shape: Shape | str, output_shape: Shape | str) -> bool:
-        """Whether a reshape leaves every element where it is in memory, so
-        that it can be a bitcast (XLA's ``ReshapeIsBitcast``).
-
-        A reshape keeps the elements' logical (row-major) order. As in XLA, it
-        is a bitcast when the element types and element counts are the same
-        and the k-th element lies at the same offset in both for every k (so
-        unpadded shapes without elements always qualify, and differing counts
-        give False, as in current XLA, rather than an error). XLA's version
-        predates padding; here both buffers must also have the same size and,
-        if they hold any padding, the same padding value.
-
-        Parameters
-        ----------
-        input_shape, output_shape : Shape
-            The shapes before and after the reshape.
-
-        Returns
-        -------
-        bool
-
-        Examples
-        --------
-        >>> flat = xs.Shape("f32", [6])
-        >>> xs.ShapeUtil.reshape_is_bitcast(xs.Shape("f32", [2, 3]), flat)
-        True
-        >>> xs.ShapeUtil.reshape_is_bitcast(xs.ShapeUtil.make_shape_with_layout("f32", [2, 3], [0, 1]), flat)
-        False
-        """
-        input_shape = _shape(input_shape, "input_shape")
-        output_shape = _shape(output_shape, "output_shape")
-        if input_shape.element_type != output_shape.element_type:
-            return False
-        if input_shape.element_count != output_shape.element_count:
-            return False
-        if not _same_padding(input_shape, output_shape):
-            return False
-        return input_shape.element_count == 0 or _placement(input_shape) == _placement(output_shape)
+    # -- XLA's layout algebra: thin bindings over the modules that hold it --
+    # dimension surgery (xlashape.dimension_surgery)
+    permute_dimensions = staticmethod(dimension_surgery.permute_dimensions)
+    delete_dimension = staticmethod(dimension_surgery.delete_dimension)
+    delete_dimensions = staticmethod(dimension_surgery.delete_dimensions)
+    filter_dimensions = staticmethod(dimension_surgery.filter_dimensions)
+    drop_degenerate_dimensions = staticmethod(dimension_surgery.drop_degenerate_dimensions)
+    has_degenerate_dimensions = staticmethod(dimension_surgery.has_degenerate_dimensions)
+    append_major_dimension = staticmethod(dimension_surgery.append_major_dimension)
+    append_minor_dimension = staticmethod(dimension_surgery.append_minor_dimension)
+    move_dim_to_major = staticmethod(dimension_surgery.move_dim_to_major)
+    # new shapes from old (xlashape.shape_variants)
+    make_shape_with_descending_layout = staticmethod(shape_variants.make_shape_with_descending_layout)
+    make_shape_with_descending_layout_and_same_physical_layout = staticmethod(
+        shape_variants.make_shape_with_descending_layout_and_same_physical_layout
+    )
+    make_static_shape = staticmethod(shape_variants.make_static_shape)
+    change_element_type = staticmethod(shape_variants.change_element_type)
+    # reshapes and transposes (xlashape.reshape_dimensions, xlashape.bitcast)
+    inserted_or_deleted_1_sized_dimensions = staticmethod(
+        reshape_dimensions.inserted_or_deleted_1_sized_dimensions
+    )
+    dimensions_unmodified_by_reshape = staticmethod(reshape_dimensions.dimensions_unmodified_by_reshape)
+    reshape_leaves_dimensions_unmodified = staticmethod(
+        reshape_dimensions.reshape_leaves_dimensions_unmodified
+    )
+    transpose_is_bitcast = staticmethod(bitcast.transpose_is_bitcast)
+    reshape_is_bitcast = staticmethod(bitcast.reshape_is_bitcast)
+    is_reshape_or_transpose_bitcast = staticmethod(bitcast.is_reshape_or_transpose_bitcast)
+    deduce_transpose_dimensions_for_bitcast = staticmethod(bitcast.deduce_transpose_dimensions_for_bitcast)
+    align_layouts = staticmethod(bitcast.align_layouts)
+    # predicates (xlashape.array_predicates, xlashape.shape_equality)
+    is_scalar = staticmethod(array_predicates.is_scalar)
+    is_effective_scalar = staticmethod(array_predicates.is_effective_scalar)
+    is_zero_element_array = staticmethod(array_predicates.is_zero_element_array)
+    elements_in_recursive = staticmethod(array_predicates.elements_in_recursive)
+    same_rank = staticmethod(shape_equality.same_rank)
+    same_element_type = staticmethod(shape_equality.same_element_type)
+    compatible_ignoring_element_type = staticmethod(shape_equality.compatible_ignoring_element_type)
+    equal_ignoring_element_type = staticmethod(shape_equality.equal_ignoring_element_type)
+    equal_structure = staticmethod(shape_equality.equal_structure)
+    # byte sizes (xlashape.byte_sizes)
+    byte_size_of_elements = staticmethod(byte_sizes.byte_size_of_elements)
+    byte_size_of_primitive_type = staticmethod(byte_sizes.byte_size_of_primitive_type)
+    byte_strides = staticmethod(byte_sizes.byte_strides)
+    array_size = staticmethod(byte_sizes.array_size)
+    # sub-shapes (xlashape.subshapes)
+    get_subshape = staticmethod(subshapes.get_subshape)
+    try_get_subshape = staticmethod(subshapes.try_get_subshape)
+    index_is_valid = staticmethod(subshapes.index_is_valid)
+    get_leaf_count = staticmethod(subshapes.get_leaf_count)
+    get_leaf_shapes = staticmethod(subshapes.get_leaf_shapes)
+    for_each_subshape = staticmethod(subshapes.for_each_subshape)
+    # physical-order iteration (xlashape.physical_order)
+    for_each_index = staticmethod(physical_order.for_each_index)
+    indices_in_physical_order = staticmethod(physical_order.indices_in_physical_order)

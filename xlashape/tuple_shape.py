@@ -9,7 +9,13 @@ from ._frozen import Frozen
 from .primitive_type import PrimitiveType
 from .shape import Shape
 
-__all__ = ["AnyShape", "NonArrayShape", "TupleShape"]
+__all__ = ["AnyShape", "MAX_TUPLE_DEPTH", "NonArrayShape", "TupleShape"]
+
+# How deep tuples may nest: protobuf's default recursion limit (100), which
+# bounds how deep a ShapeProto that XLA reads can nest. Past it, printing,
+# comparing and hashing (which recurse) are refused at construction, as is
+# parsing, with a ValueError that says so.
+MAX_TUPLE_DEPTH = 100
 
 
 class NonArrayShape(Frozen):
@@ -55,15 +61,17 @@ class NonArrayShape(Frozen):
 
 class TupleShape(Frozen):
     """XLA's TUPLE shape: an ordered sequence of shapes (arrays, tokens,
-    opaque values or tuples again).
+    opaque values or tuples again), nesting at most ``MAX_TUPLE_DEPTH``
+    (100) tuples deep: a deeper one is a ValueError.
 
     >>> t = TupleShape([Shape("f32", (2, 3)), Shape("s32", ())])
     >>> str(t), len(t)
     ('(f32[2,3]{1,0}, s32[])', 2)
     """
 
-    __slots__ = ("_tuple_shapes",)
+    __slots__ = ("_tuple_shapes", "_depth")
     _tuple_shapes: tuple[AnyShape, ...]
+    _depth: int
 
     def __init__(self, tuple_shapes: Iterable[AnyShape]) -> None:
         if not isinstance(tuple_shapes, Iterable):
@@ -75,7 +83,14 @@ class TupleShape(Frozen):
                     f"tuple element {i} must be a Shape, TupleShape or NonArrayShape, "
                     f"got {type(s).__name__}"
                 )
+        depth = 1 + max((s._depth for s in shapes if isinstance(s, TupleShape)), default=0)
+        if depth > MAX_TUPLE_DEPTH:
+            raise ValueError(
+                f"tuples nest at most {MAX_TUPLE_DEPTH} deep (protobuf's recursion limit "
+                f"for a ShapeProto), but this one nests {depth} deep"
+            )
         object.__setattr__(self, "_tuple_shapes", shapes)
+        object.__setattr__(self, "_depth", depth)
 
     @property
     def element_type(self) -> PrimitiveType:

@@ -1,0 +1,173 @@
+"""XLA's ``LayoutUtil`` on the layouts inside whole shapes, tuples
+included: validate, compare, copy, reset to the default, clear tiles, and
+read the memory space.
+
+Every array here carries a layout (``None`` at construction means the
+default one), so XLA's "shape without a layout" has no counterpart:
+:func:`has_layout` is always true. Tokens and opaque values have none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .layout import Layout
+from .layout_edit import replace_layout
+from .shape import Shape, require_shape, validate_layout
+from .shape_equality import leaf_pairs, require_any_shape
+from .tuple_shape import AnyShape, NonArrayShape, TupleShape
+
+__all__ = [
+    "clear_tiles",
+    "copy_layout_between_shapes",
+    "get_with_default_layout",
+    "has_layout",
+    "layouts_in_shapes_equal",
+    "memory_space",
+    "validate_layout_in_shape",
+]
+
+
+def _map_arrays(shape: AnyShape, change: Callable[[Shape], Shape]) -> AnyShape:
+    """``shape`` with ``change`` applied to every array inside it."""
+    if isinstance(shape, TupleShape):
+        return TupleShape(_map_arrays(s, change) for s in shape)
+    if isinstance(shape, NonArrayShape):
+        return shape
+    return change(shape)
+
+
+def _relaid(shape: Shape, layout: Layout) -> Shape:
+    return Shape(shape.element_type, shape.dimensions, layout, shape.dynamic_dimensions)
+
+
+def get_with_default_layout(shape: AnyShape) -> AnyShape:
+    """The shape with every array's ``minor_to_major`` reset to the default
+    ``{n-1,...,0}`` (XLA's ``GetWithDefaultLayout``). As XLA's
+    ``SetToDefaultLayout``, only the order changes: tiles, element size,
+    memory space and 2017 padding are kept.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("(f32[2,3]{0,1:S(1)}, token[])")
+    >>> print(xs.LayoutUtil.get_with_default_layout(shape))
+    (f32[2,3]{1,0:S(1)}, token[])
+    """
+    def default(array: Shape) -> Shape:
+        return _relaid(array, replace_layout(array.layout, minor_to_major=range(array.rank - 1, -1, -1)))
+
+    return _map_arrays(require_any_shape(shape), default)
+
+
+def clear_tiles(shape: AnyShape) -> AnyShape:
+    """The shape with the tiles of every array's layout removed, every other
+    field kept (XLA's ``ClearTiles``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.clear_tiles(xs.ShapeUtil.parse_shape_string("(bf16[16,256]{1,0:T(8,128)(2,1)S(1)})")))
+    (bf16[16,256]{1,0:S(1)})
+    """
+    def untiled(array: Shape) -> Shape:
+        return _relaid(array, replace_layout(array.layout, tiles=()))
+
+    return _map_arrays(require_any_shape(shape), untiled)
+
+
+def validate_layout_in_shape(shape: AnyShape) -> None:
+    """Check every array's layout inside ``shape``, tuples included (XLA's
+    ``ValidateLayoutInShape``): raise ValueError, with XLA's message, for
+    one that does not fit its array. Shapes built here are checked when
+    built, so this fails only for shapes built around that check.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.validate_layout_in_shape(xs.ShapeUtil.parse_shape_string("(f32[2,3]{0,1}, token[])"))
+    """
+    whole = require_any_shape(shape)
+    for leaf in whole.leaves() if isinstance(whole, TupleShape) else (whole,):
+        if isinstance(leaf, Shape):
+            validate_layout(leaf.layout, leaf.dimensions, leaf.element_type)
+
+
+def has_layout(shape: AnyShape) -> bool:
+    """Whether every array inside ``shape`` has a layout (XLA's
+    ``HasLayout``): always True here, where an array always carries one.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_layout(xs.ShapeUtil.parse_shape_string("(f32[2], token[])"))
+    True
+    """
+    require_any_shape(shape)
+    return True
+
+
+def copy_layout_between_shapes(src: AnyShape, dst: AnyShape) -> AnyShape:
+    """``dst`` with the layouts of ``src``, array by array (XLA's
+    ``CopyLayoutBetweenShapes``, which changes ``dst`` in place). The two
+    need the same tuple structure and, array by array, the same rank;
+    their dimensions may differ as long as each layout fits.
+
+    Raises
+    ------
+    ValueError
+        Where the structures or ranks differ, or a layout does not fit,
+        naming what differs.
+
+    Examples
+    --------
+    >>> src = xs.ShapeUtil.parse_shape_string("(f32[2,3]{0,1}, token[])")
+    >>> dst = xs.ShapeUtil.parse_shape_string("(s8[7,9], token[])")
+    >>> print(xs.LayoutUtil.copy_layout_between_shapes(src, dst))
+    (s8[7,9]{0,1}, token[])
+    """
+    source, target = require_any_shape(src, "src"), require_any_shape(dst, "dst")
+    if isinstance(source, TupleShape) != isinstance(target, TupleShape):
+        raise ValueError(f"cannot copy layout from shape {source} to {target}: shape structure differs")
+    if isinstance(source, TupleShape) and isinstance(target, TupleShape):
+        if len(source) != len(target):
+            raise ValueError(
+                f"cannot copy layout from shape {source} to {target}: tuple element count differs"
+            )
+        return TupleShape(copy_layout_between_shapes(s, d) for s, d in zip(source, target))
+    if isinstance(source, NonArrayShape) or isinstance(target, NonArrayShape):
+        if source.element_type == target.element_type:
+            return target
+        raise ValueError(
+            f"cannot copy layout from shape {source} to {target}: only arrays have layouts"
+        )
+    source, target = require_shape(source), require_shape(target)
+    if source.rank != target.rank:
+        raise ValueError(f"cannot copy layout from shape {source} to {target}: ranks differ")
+    return _relaid(target, source.layout)
+
+
+def layouts_in_shapes_equal(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """Whether two shapes have the same layouts, array by array: the same
+    tuple structure, ranks and layouts; element types and dimensions are
+    ignored; a token or opaque value in ``lhs`` matches whatever stands in
+    ``rhs``, as in XLA's ``LayoutsInShapesEqual``.
+
+    Examples
+    --------
+    >>> a = xs.ShapeUtil.parse_shape_string("(f32[2,3]{0,1})")
+    >>> xs.LayoutUtil.layouts_in_shapes_equal(a, xs.ShapeUtil.parse_shape_string("(s8[7,7]{0,1})"))
+    True
+    """
+    pairs = leaf_pairs(lhs, rhs)
+    return pairs is not None and all(
+        not isinstance(left, Shape) or (isinstance(right, Shape) and left.layout == right.layout)
+        for left, right in pairs
+    )
+
+
+def memory_space(shape: Shape) -> int:
+    """The memory space of an array's layout (XLA's ``MemorySpace``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.memory_space(xs.ShapeUtil.parse_shape_string("f32[2]{0:S(1)}"))
+    1
+    """
+    return require_shape(shape).layout.memory_space
