@@ -9,6 +9,8 @@ The API pages document the *installed* xlashape (its compiled modules are
 not in the source tree). Nothing is fetched at build time: no intersphinx.
 """
 
+from docutils import nodes
+
 import xlashape
 
 project = "xlashape"
@@ -25,7 +27,8 @@ extensions = [
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "README.md"]
+# shapes_and_layout.md is included by spec.md, under a title.
+exclude_patterns = ["_build", "shapes_and_layout.md"]
 templates_path = ["_templates"]
 
 # MyST: ``{math}`` and friends are not used; heading anchors let pages link
@@ -47,8 +50,12 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"xlashape {release}"
 html_static_path = ["_static"]
 html_show_sourcelink = False
+# Pages without sub-pages get no (empty) section navigation on the left.
+html_sidebars = {page: [] for page in
+                 ("install", "xla_parity", "performance", "internals", "spec", "changelog")}
 html_theme_options = {
     "navbar_align": "left",
+    "header_links_before_dropdown": 5,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
@@ -56,3 +63,18 @@ html_theme_options = {
 }
 # pydata-sphinx-theme's version switcher and icon links reach the network;
 # none are configured, so the build stays offline.
+
+
+def _trim_code_blocks(app: object, doctree: nodes.document) -> None:
+    """Drop the blank line that ends each example in the Markdown sources
+    (it closes the expected output for ``python -m doctest``), so that code
+    boxes do not end in an empty line."""
+    for block in doctree.findall(nodes.literal_block):
+        text = block.astext()
+        if text.endswith("\n") and block.rawsource == text:
+            block.rawsource = text.rstrip("\n")
+            block.children = [nodes.Text(block.rawsource)]
+
+
+def setup(app: object) -> None:
+    app.connect("doctree-read", _trim_code_blocks)  # type: ignore[attr-defined]
