@@ -49,6 +49,7 @@ numpydoc_validation_checks: set[str] = set()
 html_theme = "pydata_sphinx_theme"
 html_title = f"xlashape {release}"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_show_sourcelink = False
 # Pages without sub-pages get no (empty) section navigation on the left.
 html_sidebars = {page: [] for page in

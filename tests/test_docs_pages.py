@@ -66,3 +66,13 @@ def test_api_reference_lists_every_public_name():
     expected |= {f"xlashape.dask.{name}" for name in dask.__all__}
     assert sorted(expected - found) == [], "missing from docs/api.md"
     assert sorted(found - expected) == [], "not public, or misspelt, in docs/api.md"
+
+
+def test_api_reference_templates_exist():
+    """A ``:template:`` autosummary cannot find falls back, without a
+    warning, to a page with no methods; each named one must exist (named
+    without ``.rst``, which would make Sphinx look outside autosummary/)."""
+    names = re.findall(r":template: (\S+)", (DOCS / "api.md").read_text())
+    assert names
+    for name in names:
+        assert (DOCS / "_templates" / "autosummary" / f"{name}.rst").exists(), name
