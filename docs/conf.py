@@ -10,6 +10,7 @@ not in the source tree). Nothing is fetched at build time: no intersphinx.
 """
 
 from docutils import nodes
+from sphinx.application import Sphinx
 
 import xlashape
 
@@ -31,10 +32,9 @@ root_doc = "index"
 exclude_patterns = ["_build", "shapes_and_layout.md"]
 templates_path = ["_templates"]
 
-# MyST: ``{math}`` and friends are not used; heading anchors let pages link
-# to each other's sections as page.md#section.
+# MyST: heading anchors let pages link to each other's sections
+# (page.md#section).
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence"]
 
 # The API reference: one page per public name, generated at build time
 # into api/generated (ignored by git).
@@ -52,7 +52,7 @@ html_static_path = ["_static"]
 html_css_files = ["custom.css"]
 html_show_sourcelink = False
 # Pages without sub-pages get no (empty) section navigation on the left.
-html_sidebars = {page: [] for page in
+html_sidebars: dict[str, list[str]] = {page: [] for page in
                  ("install", "xla_parity", "performance", "internals", "spec", "changelog")}
 html_theme_options = {
     "navbar_align": "left",
@@ -66,7 +66,7 @@ html_theme_options = {
 # none are configured, so the build stays offline.
 
 
-def _trim_code_blocks(app: object, doctree: nodes.document) -> None:
+def _trim_code_blocks(app: Sphinx, doctree: nodes.document) -> None:
     """Drop the blank line that ends each example in the Markdown sources
     (it closes the expected output for ``python -m doctest``), so that code
     boxes do not end in an empty line."""
@@ -77,5 +77,5 @@ def _trim_code_blocks(app: object, doctree: nodes.document) -> None:
             block.children = [nodes.Text(block.rawsource)]
 
 
-def setup(app: object) -> None:
-    app.connect("doctree-read", _trim_code_blocks)  # type: ignore[attr-defined]
+def setup(app: Sphinx) -> None:
+    app.connect("doctree-read", _trim_code_blocks)
