@@ -45,12 +45,13 @@ OPS = ("ravel", "unravel")
 
 
 def applies(impl: str, op: str, layout: str) -> bool:
-    """Whether ``impl`` has a form for ``op`` on ``layout``: NumPy and
-    numba's plain loops know no tiles, and NumPy's ``a.T`` form (the
-    multi-index as it lies, no reordering) fits only a row-major ravel."""
+    """Whether ``impl`` has a form for ``op`` on ``layout`` here: numba
+    only where it is installed, NumPy and numba's plain loops know no
+    tiles, and NumPy's ``a.T`` form (the multi-index as it lies, no
+    reordering) fits only a row-major ravel."""
     if impl == "xlashape":
         return True
-    if layout == "tiled":
+    if layout == "tiled" or (impl == "numba" and numba_peer.numba is None):
         return False
     return impl != "numpy a.T" or (op == "ravel" and layout == "row-major")
 
@@ -76,8 +77,6 @@ def implementation(impl: str, case: Case, threads: int):
     if impl == "xlashape":
         return xlashape_call(case, data, threads)
     if impl == "numba":
-        if numba_peer.numba is None:
-            pytest.skip("numba is not installed")
         if case.op == "ravel":
             return numba_peer.ravel_call(case.shape, data["rows"], data["ravel_out"])
         return numba_peer.unravel_call(case.shape, data["offsets"], data["unravel_out"])
