@@ -50,6 +50,22 @@ else:
     COMPILE_ARGS = ["-O3", "-g0"]
     LINK_ARGS = ["-Wl,-S"]
 
+# What shapes the generated and compiled code. A build whose flags differ
+# from the last one's in this checkout (XLASHAPE_DEBUG_CYTHON switched) starts
+# afresh instead of reusing build/ and the generated C; see _cython_source.
+FLAVOUR = repr((DIRECTIVES, MACROS, COMPILE_ARGS, LINK_ARGS))
+FLAVOUR_STAMP = os.path.join("build", "xlashape-flavour.txt")
+
+
+def _last_flavour() -> str | None:
+    if not os.path.exists(FLAVOUR_STAMP):
+        return None
+    with open(FLAVOUR_STAMP) as stamp:
+        return stamp.read()
+
+
+AFRESH = _last_flavour() != FLAVOUR
+
 CSRC = "xlashape/csrc"
 KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", "kernels_baseline.c",
            "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c"]
@@ -62,10 +78,30 @@ SOURCES = {
     "_drop_ins": [],
 }
 
+PXDS = [f"xlashape/{name}" for name in sorted(os.listdir("xlashape")) if name.endswith(".pxd")]
+
+
+def _cython_source(name: str) -> str:
+    """The module's .pyx, or the C file Cython made from it where that is
+    newer than the .pyx and every .pxd of this package.
+
+    Cython's own check also counts the .pxd files of Cython and NumPy, which
+    pip installs afresh, so newer, into each isolated build environment: every
+    ``pip install .`` would regenerate all the C and recompile everything
+    (about 90 s), even right after the same checkout was built. Counting only
+    this package's files lets a second ``pip install`` of an unchanged
+    checkout reuse the first one's build in ``build/`` (build_ext skips an
+    extension whose sources and headers are all older than it)."""
+    pyx, c = f"xlashape/{name}.pyx", f"xlashape/{name}.c"
+    if not AFRESH and os.path.exists(c) and all(os.path.getmtime(c) > os.path.getmtime(f) for f in [pyx, *PXDS]):
+        return c
+    return pyx
+
+
 extensions = [
     Extension(
         f"xlashape.{name}",
-        [f"xlashape/{name}.pyx", *sources],
+        [_cython_source(name), *sources],
         include_dirs=[np.get_include(), CSRC],
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,
@@ -84,6 +120,7 @@ class ParallelBuildExt(build_ext):
         super().finalize_options()
         if self.parallel is None:
             self.parallel = JOBS
+        self.force = self.force or AFRESH
 
     def build_extensions(self) -> None:
         if hasattr(self.compiler, "_compile") and hasattr(self.compiler, "_setup_compile"):
@@ -109,6 +146,10 @@ def _compile_in_parallel(self, sources, output_dir=None, macros=None, include_di
 
 
 setup(
-    ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, nthreads=JOBS),
+    ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, nthreads=JOBS, force=AFRESH),
     cmdclass={"build_ext": ParallelBuildExt},
 )
+# Written only once the build has succeeded.
+os.makedirs("build", exist_ok=True)
+with open(FLAVOUR_STAMP, "w") as stamp:
+    stamp.write(FLAVOUR)

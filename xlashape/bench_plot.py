@@ -14,7 +14,8 @@ from typing import Any
 __all__ = ["plot"]
 
 LAYOUT_COLOURS = {"row-major": "tab:blue", "column-major": "tab:green",
-                  "permuted": "tab:purple", "padded": "tab:orange"}
+                  "permuted": "tab:purple", "padded": "tab:orange",
+                  "tiled": "tab:red"}
 THREAD_STYLES = ["-", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 1))]
 
 

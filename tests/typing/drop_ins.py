@@ -1,7 +1,8 @@
 """The drop-ins type-check as NumPy's functions do (``mypy --strict``):
 each NumPy-shaped call below has the same type with ``np.`` and ``xs.``.
 
-Checked, not run, by tests/test_drop_in_types.py.
+Checked, not run, by the mypy step of .ci/run (this file is among the
+``files`` of ``[tool.mypy]`` in pyproject.toml).
 """
 
 from __future__ import annotations

@@ -1,0 +1,81 @@
+"""Sphinx configuration for xlashape's documentation.
+
+Build from the repository root, with xlashape and the ``docs`` extra
+installed (``pip install ".[docs]"``)::
+
+    sphinx-build -W docs docs/_build/html
+
+The API pages document the *installed* xlashape (its compiled modules are
+not in the source tree). Nothing is fetched at build time: no intersphinx.
+"""
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+import xlashape
+
+project = "xlashape"
+author = "The xlashape authors"
+copyright = "the xlashape authors; Apache-2.0"
+version = release = xlashape.__version__
+
+extensions = [
+    "myst_parser",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+]
+
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+# shapes_and_layout.md is included by spec.md, under a title.
+exclude_patterns = ["_build", "shapes_and_layout.md"]
+templates_path = ["_templates"]
+
+# MyST: heading anchors let pages link to each other's sections
+# (page.md#section).
+myst_heading_anchors = 3
+
+# The API reference: one page per public name, generated at build time
+# into api/generated (ignored by git).
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
+autodoc_member_order = "bysource"
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_validation_checks: set[str] = set()
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"xlashape {release}"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
+html_show_sourcelink = False
+# Pages without sub-pages get no (empty) section navigation on the left.
+html_sidebars: dict[str, list[str]] = {page: [] for page in
+                 ("install", "xla_parity", "performance", "internals", "spec", "changelog")}
+html_theme_options = {
+    "navbar_align": "left",
+    "header_links_before_dropdown": 5,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
+}
+# pydata-sphinx-theme's version switcher and icon links reach the network;
+# none are configured, so the build stays offline.
+
+
+def _trim_code_blocks(app: Sphinx, doctree: nodes.document) -> None:
+    """Drop the blank line that ends each example in the Markdown sources
+    (it closes the expected output for ``python -m doctest``), so that code
+    boxes do not end in an empty line."""
+    for block in doctree.findall(nodes.literal_block):
+        text = block.astext()
+        if text.endswith("\n") and block.rawsource == text:
+            block.rawsource = text.rstrip("\n")
+            block.children = [nodes.Text(block.rawsource)]
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("doctree-read", _trim_code_blocks)
