@@ -519,9 +519,9 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert [(d["op"], d["n"]) for d in sized] == [
         (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
     ]
-    drop_in_header = next(line for line in markdown if line.startswith("| drop-in, rank 4"))
+    drop_in_header = next(line for line in markdown if line.startswith("| drop-in (rank 4"))
     assert [c.strip() for c in drop_in_header.split("|")[1:-1]] == [
-        "drop-in, rank 4", "N", "xlashape us", "NumPy us", "speedup"]
+        "drop-in (rank 4; forms rank 2)", "N", "xlashape us", "NumPy us", "speedup"]
     from xlashape.bench import drop_in_forms
 
     forms = [d["form"] for d in record["drop_ins"] if "form" in d]

@@ -292,17 +292,17 @@ def drop_in_calls(op: str, n: int) -> tuple[Callable[[], object], Callable[[], o
 
 def drop_in_forms() -> dict[str, tuple[str, tuple[Any, ...]]]:
     """Issue 22's argument forms of one call, by name: (the function's
-    name, its arguments). The first is what scikit-image's
+    name, its arguments), each rank 2. The first is what scikit-image's
     ``morphology/_max_tree.pyx`` calls, the most frequent call of the
     drop-ins in the sweep of NumPy users' test suites."""
     shape32 = np.array([5, 7], dtype=np.int32).data
     return {
-        "unravel_index(int, int32 memoryview as shape)": ("unravel_index", (17, shape32)),
-        "ravel_multi_index(int32 memoryview, int32 memoryview as shape)":
+        "unravel_index(int, int32 memoryview dims)": ("unravel_index", (17, shape32)),
+        "ravel_multi_index(int32 memoryviews)":
             ("ravel_multi_index", (np.array([2, 3], dtype=np.int32).data, shape32)),
-        "ravel_multi_index(memoryview of 2 ints, tuple shape)":
+        "ravel_multi_index(memoryview, tuple dims)":
             ("ravel_multi_index", (np.array([2, 3]).data, (5, 7))),
-        "ravel_multi_index(tuple of Python lists, dims)":
+        "ravel_multi_index(lists, tuple dims)":
             ("ravel_multi_index", (([1, 2, 3], [0, 4, 6]), (5, 7))),
     }
 
@@ -463,8 +463,7 @@ SCALAR_COLUMNS = (
     Column("speedup", field("speedup", ".1f", "x")),
 )
 DROP_IN_COLUMNS = (
-    Column("drop-in, rank 4", lambda r: f"xs.{r['form']}, rank 2" if "form" in r else f"xs.{r['op']}",
-           key=True),
+    Column("drop-in (rank 4; forms rank 2)", lambda r: f"xs.{r.get('form', r['op'])}", key=True),
     Column("N", lambda r: "1 (one index)" if r["n"] == 1 else _sizes_text([r["n"]]), key=True),
     Column("xlashape us", field("xlashape_s", ".2f", scale=1e6)),
     Column("NumPy us", field("numpy_s", ".2f", scale=1e6)),
