@@ -53,6 +53,7 @@ else:
 CSRC = "xlashape/csrc"
 KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", "kernels_baseline.c",
            "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c"]
+RELAYOUT = ["relayout.c", "relayout_baseline.c", "relayout_avx2.c", "relayout_avx512.c"]
 SOURCES = {
     "_plan": [],
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],
@@ -60,6 +61,7 @@ SOURCES = {
     "_convert": [],
     "_tiled": [],
     "_drop_ins": [],
+    "_relayout": [f"{CSRC}/{name}" for name in RELAYOUT],
 }
 
 extensions = [
