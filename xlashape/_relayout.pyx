@@ -46,8 +46,8 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
     cdef xs_relayout_job job
     cdef int nthreads = resolve_threads(threads)
     cdef int level = kernel_level()
-    if not 0 < src_step.shape[0] <= XS_MOVE_MAX_AXES:
-        raise ValueError(f"a plan has 1 to {XS_MOVE_MAX_AXES} axes, got {src_step.shape[0]}")
+    if not 0 <= src_step.shape[0] <= XS_MOVE_MAX_AXES:
+        raise ValueError(f"a plan has at most {XS_MOVE_MAX_AXES} axes, got {src_step.shape[0]}")
     if size not in (1, 2, 4, 8):
         raise ValueError(f"elements of 1, 2, 4 or 8 bytes are moved, got {size}")
     if not dst.flags.writeable:
@@ -56,12 +56,14 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
     job.dst = <char*> cnp.PyArray_DATA(dst)
     job.size = size
     job.axes = <int> src_step.shape[0]
-    job.src_step = &src_step[0]
-    job.dst_step = &dst_step[0]
     job.boxes = <int> start.shape[0]
     if job.boxes == 0:
         return
-    job.start = &start[0, 0]
-    job.count = &count[0, 0]
+    job.src_step = job.dst_step = job.start = job.count = NULL  # rank 0: one element
+    if job.axes:
+        job.src_step = &src_step[0]
+        job.dst_step = &dst_step[0]
+        job.start = &start[0, 0]
+        job.count = &count[0, 0]
     with nogil:
         xs_relayout_run(&job, level, nthreads, <xs_pool_fn> pool_run, pool_wake_ns())

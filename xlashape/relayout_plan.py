@@ -76,14 +76,24 @@ def shape_axes(shape: Shape, itemsize: int) -> list[Axis] | None:
     form = tiling.digits(shape.dimensions, layout.minor_to_major, layout.tiles)
     if form is None:
         return None
+    # A leading dimension of size 1 that a tile adds is dimension rank + k:
+    # its padding (a within-tile index past 0) is padding like any other.
+    lead = {g: shape.rank + k for k, g in enumerate(i for i, g in enumerate(form.groups) if not g.dimensions)}
     axes = []
     for axis, stride in zip(form.axes, form.strides):
         dims = form.groups[axis.group].dimensions
         if len(dims) > 1:
             return None
-        if dims and axis.extent > 1:
-            axes.append(Axis(dims[0], axis.divisor, axis.extent, stride * itemsize))
+        if axis.extent > 1:
+            dim = dims[0] if dims else lead[axis.group]
+            axes.append(Axis(dim, axis.divisor, axis.extent, stride * itemsize))
     return axes
+
+
+def _sizes(dimensions: tuple[int, ...], *sides: list[Axis]) -> tuple[int, ...]:
+    """The dimensions, and 1 for each leading dimension a tile added."""
+    extra = max((a.dim + 1 for side in sides for a in side), default=0) - len(dimensions)
+    return dimensions + (1,) * max(extra, 0)
 
 
 def array_axes(array: np.ndarray) -> list[Axis]:
@@ -140,6 +150,7 @@ def plan(dimensions: tuple[int, ...], src: list[Axis], dst: list[Axis]) -> Plan 
     """The plan that moves every element from a buffer read as ``src`` to
     one read as ``dst``, or None where their digits have no common
     refinement (or need more axes than the mover takes)."""
+    dimensions = _sizes(dimensions, src, dst)
     digits: list[tuple[int, int, int, int]] = []  # (dim, extent, src step, dst step)
     per_dim_extents: list[list[int]] = []
     for dim, size in enumerate(dimensions):
@@ -157,12 +168,19 @@ def plan(dimensions: tuple[int, ...], src: list[Axis], dst: list[Axis]) -> Plan 
     per_dim = [_digit_boxes(e, size, True) for e, size in zip(per_dim_extents, dimensions)]
     start, count = _rows(list(itertools.product(*per_dim)), len(digits))
     order = sorted(range(len(digits)), key=lambda k: -abs(digits[k][3]))
-    return Plan(
-        np.array([digits[k][2] for k in order], dtype=np.int64),
-        np.array([digits[k][3] for k in order], dtype=np.int64),
-        np.ascontiguousarray(start[:, order]),
-        np.ascontiguousarray(count[:, order]),
+    return _make(
+        [digits[k][2] for k in order], [digits[k][3] for k in order], start[:, order], count[:, order]
     )
+
+
+def _make(src_step: list[int], dst_step: list[int], start: np.ndarray, count: np.ndarray) -> Plan | None:
+    """The plan, or None where a step does not fit in int64 (a buffer no
+    memory holds: only an empty array has one)."""
+    try:
+        steps = np.array(src_step, dtype=np.int64), np.array(dst_step, dtype=np.int64)
+    except OverflowError:
+        return None
+    return Plan(*steps, np.ascontiguousarray(start), np.ascontiguousarray(count))
 
 
 def _step(axes: list[Axis], dim: int, divisor: int) -> int:
@@ -177,6 +195,7 @@ def _step(axes: list[Axis], dim: int, divisor: int) -> int:
 def fill_plan(dimensions: tuple[int, ...], axes: list[Axis]) -> Plan | None:
     """The plan that writes one value (source steps 0) into every padding
     position of a buffer read as ``axes``; None when it has no padding."""
+    dimensions = _sizes(dimensions, axes)
     per_dim = []
     naxes = 0
     for dim, size in enumerate(dimensions):
@@ -200,10 +219,5 @@ def fill_plan(dimensions: tuple[int, ...], axes: list[Axis]) -> Plan | None:
         mine = sorted((a for a in axes if a.dim == dim), key=lambda a: a.divisor)
         steps.extend([a.step for a in mine] or [0])
     order = sorted(range(naxes), key=lambda k: -abs(steps[k]))
-    return Plan(
-        np.zeros(naxes, dtype=np.int64),
-        np.array([steps[k] for k in order], dtype=np.int64),
-        np.ascontiguousarray(start[:, order]),
-        np.ascontiguousarray(count[:, order]),
-    )
+    return _make([0] * naxes, [steps[k] for k in order], start[:, order], count[:, order])
 
