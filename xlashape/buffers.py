@@ -188,6 +188,9 @@ def _write(
     its padding filled per the padding value, or left as ``out`` had it."""
     dtype = _numpy_dtype(shape)
     fill = padding_fill_value(shape.layout.padding_value, dtype)
+    limits = packing.sub_byte_range(shape.element_type)
+    if limits is not None and shape.layout.padding_value in (PaddingValue.LOWEST_PAD, PaddingValue.HIGHEST_PAD):
+        fill = dtype.type(limits[shape.layout.padding_value == PaddingValue.HIGHEST_PAD])  # s4: -8, 7
     if out is None and fill is None:
         fill = dtype.type(0)  # unspecified padding of a new buffer: 0, not whatever was there
     bits = packing.packed_bits(shape)

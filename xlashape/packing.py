@@ -23,7 +23,15 @@ from . import convert
 from .primitive_type import PrimitiveType
 from .shape import Shape
 
-__all__ = ["element_offsets", "ml_dtype", "pack", "storage_dtype", "unpack", "view_strides"]
+__all__ = [
+    "element_offsets",
+    "ml_dtype",
+    "pack",
+    "storage_dtype",
+    "sub_byte_range",
+    "unpack",
+    "view_strides",
+]
 
 # Sub-byte integers have no NumPy dtype: one per byte, in these.
 _SUB_BYTE_STORAGE = {
@@ -86,13 +94,23 @@ def packed_bits(shape: Shape) -> int:
     )
 
 
+def sub_byte_range(element_type: PrimitiveType) -> tuple[int, int] | None:
+    """The lowest and highest value of a sub-byte integer type (-8 and 7
+    for S4); None for other types."""
+    width = element_type.bit_width
+    if element_type not in _SUB_BYTE_STORAGE or width is None:
+        return None
+    if element_type.name.startswith("S"):
+        return -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return 0, (1 << width) - 1
+
+
 def check_range(values: np.ndarray, element_type: PrimitiveType) -> None:
     """ValueError unless every value fits a sub-byte integer type."""
-    width = element_type.bit_width
-    if element_type not in _SUB_BYTE_STORAGE or width is None or values.size == 0:
+    limits = sub_byte_range(element_type)
+    if limits is None or values.size == 0:
         return
-    signed = element_type.name.startswith("S")
-    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    low, high = limits
     bad = np.flatnonzero((values < low) | (values > high))
     if bad.size:
         position = np.unravel_index(bad[0], values.shape)
