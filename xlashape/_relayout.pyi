@@ -2,6 +2,8 @@ import numpy as np
 
 MAX_AXES: int
 
+def empty(shape: tuple[int, ...], dtype: np.typing.DTypeLike) -> np.ndarray: ...
+
 def move(
     src: np.ndarray,
     dst: np.ndarray,

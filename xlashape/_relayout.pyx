@@ -11,7 +11,14 @@ has checked that every box stays inside both buffers.
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
-from xlashape._batch cimport kernel_level, pool_run, pool_wake_ns, resolve_threads, xs_chunk_fn
+from xlashape._batch cimport (
+    kernel_level,
+    new_result,
+    pool_run,
+    pool_wake_ns,
+    resolve_threads,
+    xs_chunk_fn,
+)
 
 cnp.import_array()
 
@@ -36,6 +43,12 @@ cdef extern from "relayout.h" nogil:
 
 
 MAX_AXES = XS_MOVE_MAX_AXES
+
+
+def empty(tuple shape, dtype):
+    """np.empty(shape, dtype), a large one from the result cache (memory a
+    freed result left, its pages already mapped)."""
+    return new_result(shape, dtype)
 
 
 def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step,

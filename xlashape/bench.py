@@ -448,9 +448,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"layouts, of {', '.join(LAYOUTS)} (default: row-major,padded,tiled)")
     parser.add_argument("--levels", type=_name_list(cpu.LEVELS), metavar="L,L",
                         help="CPU levels to compare (default: the one in use)")
+    parser.add_argument("--relayout", action="store_true",
+                        help="time to_linear and from_linear instead (xlashape.bench_relayout)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.relayout:
+        from . import bench_relayout
+
+        return bench_relayout.run(args)
     quick = args.quick
     sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
     min_time, min_repeats = (0.05, 3) if quick else (0.3, 7)

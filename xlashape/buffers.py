@@ -23,7 +23,7 @@ from typing import Literal
 
 import numpy as np
 
-from . import _batch, packing, relayout_plan
+from . import _batch, _relayout, packing, relayout_plan
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
 from .strides import layout_from_strides
@@ -129,9 +129,9 @@ def _ml_float_end(dt: np.dtype, highest: bool) -> np.generic:
 # -- moving elements ---------------------------------------------------------
 def _move(
     src: np.ndarray,
-    src_axes: list[relayout_plan.Axis] | None,
+    src_axes: tuple[relayout_plan.Axis, ...] | None,
     dst: np.ndarray,
-    dst_axes: list[relayout_plan.Axis] | None,
+    dst_axes: tuple[relayout_plan.Axis, ...] | None,
     shape: Shape,
     threads: int | None,
 ) -> bool:
@@ -176,7 +176,7 @@ def _unpacked(buffer: np.ndarray, shape: Shape) -> np.ndarray:
 
 def _write(
     elements: np.ndarray,
-    elements_axes: list[relayout_plan.Axis] | None,
+    elements_axes: tuple[relayout_plan.Axis, ...] | None,
     read: Callable[[], np.ndarray],
     shape: Shape,
     out: np.ndarray | None,
@@ -195,7 +195,7 @@ def _write(
         fill = dtype.type(0)  # unspecified padding of a new buffer: 0, not whatever was there
     bits = packing.packed_bits(shape)
     if out is None:
-        target = (np.zeros if bits else np.empty)(shape.buffer_size, dtype)
+        target = np.zeros(shape.buffer_size, dtype) if bits else _relayout.empty((shape.buffer_size,), dtype)
     else:
         target = _unpacked(out, shape).copy() if bits else out
     _fill(target, shape, fill, threads)
@@ -388,7 +388,7 @@ def from_linear(buffer: np.ndarray, shape: Shape, *, threads: int | None = None)
     """
     shape = require_shape(shape)
     data = _unpacked(_check_buffer(buffer, shape, "buffer"), shape)
-    result = np.empty(shape.dimensions, dtype=data.dtype)
+    result = _relayout.empty(shape.dimensions, data.dtype)
     axes = relayout_plan.shape_axes(shape, data.itemsize)
     if not _move(data, axes, result, relayout_plan.array_axes(result), shape, threads):
         result[...] = data[packing.element_offsets(shape)].reshape(shape.dimensions)

@@ -22,7 +22,9 @@ do not divide each other; the callers then use the element-by-element path.
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,7 +62,8 @@ class Plan:
         )
 
 
-def shape_axes(shape: Shape, itemsize: int) -> list[Axis] | None:
+@functools.lru_cache(maxsize=256)
+def shape_axes(shape: Shape, itemsize: int) -> tuple[Axis, ...] | None:
     """The axes of ``shape``'s linear buffer, or None where a tile combines
     dimensions (``*``) or the tiling has no digit form."""
     layout = shape.layout
@@ -72,7 +75,7 @@ def shape_axes(shape: Shape, itemsize: int) -> list[Axis] | None:
         for dim in reversed(order):
             axes.append(Axis(dim, 1, widths[dim], step))
             step *= widths[dim]
-        return axes[::-1]
+        return tuple(axes[::-1])
     form = tiling.digits(shape.dimensions, layout.minor_to_major, layout.tiles)
     if form is None:
         return None
@@ -87,18 +90,18 @@ def shape_axes(shape: Shape, itemsize: int) -> list[Axis] | None:
         if axis.extent > 1:
             dim = dims[0] if dims else lead[axis.group]
             axes.append(Axis(dim, axis.divisor, axis.extent, stride * itemsize))
-    return axes
+    return tuple(axes)
 
 
-def _sizes(dimensions: tuple[int, ...], *sides: list[Axis]) -> tuple[int, ...]:
+def _sizes(dimensions: tuple[int, ...], *sides: tuple[Axis, ...]) -> tuple[int, ...]:
     """The dimensions, and 1 for each leading dimension a tile added."""
     extra = max((a.dim + 1 for side in sides for a in side), default=0) - len(dimensions)
     return dimensions + (1,) * max(extra, 0)
 
 
-def array_axes(array: np.ndarray) -> list[Axis]:
+def array_axes(array: np.ndarray) -> tuple[Axis, ...]:
     """The axes of a NumPy array, one per dimension."""
-    return [Axis(d, 1, n, s) for d, (n, s) in enumerate(zip(array.shape, array.strides))]
+    return tuple(Axis(d, 1, n, s) for d, (n, s) in enumerate(zip(array.shape, array.strides)))
 
 
 def _chain(divisors: set[int]) -> list[int] | None:
@@ -146,10 +149,16 @@ def _rows(boxes: list[tuple[list[tuple[int, int]], ...]], naxes: int) -> tuple[n
     return start, count
 
 
-def plan(dimensions: tuple[int, ...], src: list[Axis], dst: list[Axis]) -> Plan | None:
+def plan(dimensions: tuple[int, ...], src: Sequence[Axis], dst: Sequence[Axis]) -> Plan | None:
     """The plan that moves every element from a buffer read as ``src`` to
     one read as ``dst``, or None where their digits have no common
-    refinement (or need more axes than the mover takes)."""
+    refinement (or need more axes than the mover takes). Plans are cached:
+    a call on a small array costs a dictionary look-up, not a planning."""
+    return _plan(tuple(dimensions), tuple(src), tuple(dst))
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(dimensions: tuple[int, ...], src: tuple[Axis, ...], dst: tuple[Axis, ...]) -> Plan | None:
     dimensions = _sizes(dimensions, src, dst)
     digits: list[tuple[int, int, int, int]] = []  # (dim, extent, src step, dst step)
     per_dim_extents: list[list[int]] = []
@@ -180,10 +189,13 @@ def _make(src_step: list[int], dst_step: list[int], start: np.ndarray, count: np
         steps = np.array(src_step, dtype=np.int64), np.array(dst_step, dtype=np.int64)
     except OverflowError:
         return None
-    return Plan(*steps, np.ascontiguousarray(start), np.ascontiguousarray(count))
+    arrays = (*steps, np.ascontiguousarray(start), np.ascontiguousarray(count))
+    for array in arrays:
+        array.flags.writeable = False  # plans are cached and shared
+    return Plan(*arrays)
 
 
-def _step(axes: list[Axis], dim: int, divisor: int) -> int:
+def _step(axes: tuple[Axis, ...], dim: int, divisor: int) -> int:
     """The step of the common digit of ``divisor`` in a side's buffer: that
     of the side's digit holding it, times the divisors' ratio."""
     holder = max((a for a in axes if a.dim == dim and a.divisor <= divisor), key=lambda a: a.divisor, default=None)
@@ -192,9 +204,11 @@ def _step(axes: list[Axis], dim: int, divisor: int) -> int:
     return holder.step * (divisor // holder.divisor)
 
 
-def fill_plan(dimensions: tuple[int, ...], axes: list[Axis]) -> Plan | None:
+@functools.lru_cache(maxsize=256)
+def fill_plan(dimensions: tuple[int, ...], axes: tuple[Axis, ...]) -> Plan | None:
     """The plan that writes one value (source steps 0) into every padding
-    position of a buffer read as ``axes``; None when it has no padding."""
+    position of a buffer read as ``axes``; None when it has no padding.
+    Cached, as :func:`plan`."""
     dimensions = _sizes(dimensions, axes)
     per_dim = []
     naxes = 0
