@@ -214,6 +214,26 @@ def test_large_buffers_at_every_level(level, text, threads):
         )
 
 
+# Past csrc/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
+# written by streaming stores.
+STREAMED = (
+    "f32[1100,2048]{1,0:T(8,128)}",
+    "bf16[1100,4100]{1,0:T(8,128)(2,1)}",
+    "s8[2200,4100]{1,0:T(8,128)(4,1)}",
+    "s32[1500,1500]{1,0}",
+)
+
+
+@pytest.mark.parametrize("text", STREAMED)
+def test_streamed_outputs(level, text):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    out = byte_buffer(shape, 3, 0)  # misaligned: the run's ends by memcpy
+    for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
+        np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
+        same(xs.from_linear(buffer, shape, threads=2), values)
+
+
 # -- padding -------------------------------------------------------------------------
 def test_out_padding_left_untouched_for_unspecified_padding():
     # Issue 18: to_linear(..., out=) wrote 0 into the tile padding.

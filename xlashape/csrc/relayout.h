@@ -15,7 +15,11 @@
  *   another in the source: a blocked 2-D transpose of those two;
  * - XS_MOVE_GATHER: anything else, element by element.
  *
- * Boxes large enough to pay are split along their most major axis over
+ * Moves that write more than XS_STREAM_BYTES store their runs and
+ * interleaves with non-temporal (streaming) stores at the vector levels:
+ * such output would not stay in cache, and streaming it skips reading each
+ * line before writing it. Boxes large enough to pay are split along their
+ * most major axis over
  * the worker pool of pool.h. The kernels of each CPU level are one struct
  * (xs_relayout_kernels), chosen by the index kernels' level. */
 #ifndef XLASHAPE_RELAYOUT_H
@@ -27,6 +31,7 @@
 #include "pool.h"
 
 #define XS_MOVE_MAX_AXES 64
+#define XS_STREAM_BYTES ((int64_t)8 << 20)
 
 enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
 
@@ -37,9 +42,10 @@ enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS
 typedef struct {
     const char *src;
     char *dst;
-    int size;  /* element bytes: 1, 2, 4 or 8 */
+    int size;    /* element bytes: 1, 2, 4 or 8 */
     int kind;
     int outer;
+    int stream;  /* store runs and interleaves past the caches (non-temporal) */
     int64_t count[XS_MOVE_MAX_AXES];
     int64_t src_step[XS_MOVE_MAX_AXES];
     int64_t dst_step[XS_MOVE_MAX_AXES];

@@ -147,13 +147,34 @@ static inline void xs_split(__m128i a, __m128i b, const int unit, __m128i *even,
     }
 }
 
+/* A run of n bytes, streamed: 64-byte steps of non-temporal stores from
+ * the first 32-byte boundary, the ends by memcpy. */
+static inline void xs_stream_run(char *dst, const char *src, int64_t n) {
+    int64_t head = (int64_t)((32 - ((uintptr_t)dst & 31)) & 31);
+    if (head > n) head = n;
+    memcpy(dst, src, (size_t)head);
+    dst += head, src += head, n -= head;
+    for (; n >= 64; n -= 64, dst += 64, src += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)src);
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + 32));
+        _mm256_stream_si256((__m256i *)dst, a);
+        _mm256_stream_si256((__m256i *)(dst + 32), b);
+    }
+    memcpy(dst, src, (size_t)n);
+}
+
 #define XS_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
-#define XS_STORE(p, v) _mm_storeu_si128((__m128i *)(p), (v))
+
+/* One 16-byte store, non-temporal where ``stream`` (dst then 16-aligned). */
+static inline void xs_store16(char *dst, __m128i v, const int stream) {
+    if (stream) _mm_stream_si128((__m128i *)dst, v);
+    else _mm_storeu_si128((__m128i *)dst, v);
+}
 
 /* ``rows`` (2 or 4) source rows, ssi apart, interleaved into one
  * contiguous run: dst[j * rows + i] = row_i[j], 16 bytes of each row a step. */
 static inline int64_t xs_interleave(const char *src, int64_t ssi, char *dst, int64_t nj,
-                                    const int rows, const int size) {
+                                    const int rows, const int size, const int stream) {
     const int64_t step = 16 / size;
     int64_t j = 0;
     for (; j + step <= nj; j += step) {
@@ -161,16 +182,16 @@ static inline int64_t xs_interleave(const char *src, int64_t ssi, char *dst, int
         char *d = dst + j * rows * size;
         __m128i r0 = XS_LOAD(s), r1 = XS_LOAD(s + ssi);
         if (rows == 2) {
-            XS_STORE(d, xs_unpack_lo(r0, r1, size));
-            XS_STORE(d + 16, xs_unpack_hi(r0, r1, size));
+            xs_store16(d, xs_unpack_lo(r0, r1, size), stream);
+            xs_store16(d + 16, xs_unpack_hi(r0, r1, size), stream);
         } else {
             __m128i r2 = XS_LOAD(s + 2 * ssi), r3 = XS_LOAD(s + 3 * ssi);
             __m128i a0 = xs_unpack_lo(r0, r1, size), a1 = xs_unpack_hi(r0, r1, size);
             __m128i c0 = xs_unpack_lo(r2, r3, size), c1 = xs_unpack_hi(r2, r3, size);
-            XS_STORE(d, xs_unpack_lo(a0, c0, 2 * size));
-            XS_STORE(d + 16, xs_unpack_hi(a0, c0, 2 * size));
-            XS_STORE(d + 32, xs_unpack_lo(a1, c1, 2 * size));
-            XS_STORE(d + 48, xs_unpack_hi(a1, c1, 2 * size));
+            xs_store16(d, xs_unpack_lo(a0, c0, 2 * size), stream);
+            xs_store16(d + 16, xs_unpack_hi(a0, c0, 2 * size), stream);
+            xs_store16(d + 32, xs_unpack_lo(a1, c1, 2 * size), stream);
+            xs_store16(d + 48, xs_unpack_hi(a1, c1, 2 * size), stream);
         }
     }
     return j;
@@ -188,25 +209,24 @@ static inline int64_t xs_deinterleave(const char *src, char *dst, int64_t dsj, i
         __m128i e, o;
         if (rows == 2) {
             xs_split(XS_LOAD(s), XS_LOAD(s + 16), size, &e, &o);
-            XS_STORE(d, e);
-            XS_STORE(d + dsj, o);
+            xs_store16(d, e, 0);
+            xs_store16(d + dsj, o, 0);
         } else {
             __m128i ea, oa, eb, ob, r0, r1;
             xs_split(XS_LOAD(s), XS_LOAD(s + 16), 2 * size, &ea, &oa);
             xs_split(XS_LOAD(s + 32), XS_LOAD(s + 48), 2 * size, &eb, &ob);
             xs_split(ea, eb, size, &r0, &r1);
-            XS_STORE(d, r0);
-            XS_STORE(d + dsj, r1);
+            xs_store16(d, r0, 0);
+            xs_store16(d + dsj, r1, 0);
             xs_split(oa, ob, size, &r0, &r1);
-            XS_STORE(d + 2 * dsj, r0);
-            XS_STORE(d + 3 * dsj, r1);
+            xs_store16(d + 2 * dsj, r0, 0);
+            xs_store16(d + 3 * dsj, r1, 0);
         }
     }
     return i;
 }
 
 #undef XS_LOAD
-#undef XS_STORE
 #endif
 
 /* The micro-block of ``size``-byte elements: its side (0: none). */
@@ -249,11 +269,16 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
 }
 
 static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni, int64_t ssi,
-                                int64_t dsj, const int size) {
+                                int64_t dsj, const int size, int stream) {
 #if XS_RELAYOUT_VEC
     if (size <= 4 && (ni == 2 || ni == 4) && ni * size <= 8 && dsj == ni * size) {
-        int64_t j = ni == 2 ? xs_interleave(src, ssi, dst, nj, 2, size)
-                            : xs_interleave(src, ssi, dst, nj, 4, size);
+        int64_t j;
+        if (stream && ((uintptr_t)dst & 15) == 0)
+            j = ni == 2 ? xs_interleave(src, ssi, dst, nj, 2, size, 1)
+                        : xs_interleave(src, ssi, dst, nj, 4, size, 1);
+        else
+            j = ni == 2 ? xs_interleave(src, ssi, dst, nj, 2, size, 0)
+                        : xs_interleave(src, ssi, dst, nj, 4, size, 0);
         xs_transpose_scalar(src + j * size, dst + j * dsj, nj - j, ni, ssi, dsj, size);
         return;
     }
@@ -263,6 +288,8 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
         return;
     }
+#else
+    (void)stream;
 #endif
     for (int64_t j = 0; j < nj; j += XS_T_BLOCK) {
         int64_t bj = nj - j < XS_T_BLOCK ? nj - j : XS_T_BLOCK;
@@ -281,13 +308,20 @@ static inline void xs_inner(const xs_move *m, const char *src, char *dst, const 
     int k = m->outer;
     switch (m->kind) {
     case XS_MOVE_RUN:
+#if XS_RELAYOUT_VEC
+        if (m->stream) {
+            xs_stream_run(dst, src, count[k] * size);
+            break;
+        }
+#endif
         memcpy(dst, src, (size_t)(count[k] * size));
         break;
     case XS_MOVE_FILL:
         xs_fill(dst, src, count[k], size);
         break;
     case XS_MOVE_TRANSPOSE:
-        xs_transpose(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k], size);
+        xs_transpose(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k], size,
+                     m->stream);
         break;
     default:
         xs_gather(dst, src, count[k], m->src_step[k], m->dst_step[k], size);
@@ -313,8 +347,11 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
             dst -= m->dst_step[k] * count[k];
             index[k] = 0;
         }
-        if (k < 0) return;
+        if (k < 0) break;
     }
+#if XS_RELAYOUT_VEC
+    if (m->stream) _mm_sfence();  /* streamed stores reach memory before the caller reads it */
+#endif
 }
 
 static void xs_relayout_range(const xs_move *m, ptrdiff_t start, ptrdiff_t stop) {
