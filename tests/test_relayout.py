@@ -214,13 +214,18 @@ def test_large_buffers_at_every_level(level, text, threads):
         )
 
 
-# Past csrc/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
-# written by streaming stores.
+# Past csrc/relayout.h's XS_STREAM_BYTES (8 MiB): runs, interleaves and
+# transposes written by streaming stores.
 STREAMED = (
     "f32[1100,2048]{1,0:T(8,128)}",
     "bf16[1100,4100]{1,0:T(8,128)(2,1)}",
     "s8[2200,4100]{1,0:T(8,128)(4,1)}",
     "s32[1500,1500]{1,0}",
+    "f32[1500,1601]{0,1}",
+    "bf16[2100,2101]{0,1}",
+    "f64[1100,1001]{0,1}",
+    "u8[3000,3001]{0,1}",
+    "f32[48,48,48,25]{0,1,2,3}",
 )
 
 

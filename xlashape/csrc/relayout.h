@@ -31,7 +31,9 @@
 #include "pool.h"
 
 #define XS_MOVE_MAX_AXES 64
+#ifndef XS_STREAM_BYTES  /* a -D flag may move it, to compare */
 #define XS_STREAM_BYTES ((int64_t)8 << 20)
+#endif
 
 enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
 
