@@ -26,6 +26,7 @@ cnp.import_array()
 cdef extern from "relayout.h" nogil:
     enum:
         XS_MOVE_MAX_AXES
+    int64_t XS_STREAM_BYTES
     ctypedef Py_ssize_t (*xs_pool_fn)(xs_chunk_fn fn, const void* arg, Py_ssize_t n,
                                       int threads, Py_ssize_t min_chunk)
     ctypedef struct xs_relayout_job:
@@ -38,11 +39,21 @@ cdef extern from "relayout.h" nogil:
         int boxes
         const int64_t* start
         const int64_t* count
+        int64_t stream_bytes
     void xs_relayout_run(const xs_relayout_job* job, int level, int threads, xs_pool_fn pool,
                          double wake_ns)
 
 
 MAX_AXES = XS_MOVE_MAX_AXES
+cdef int64_t _stream_bytes = XS_STREAM_BYTES
+
+
+def set_stream_bytes(int64_t nbytes):
+    """Stream the output of boxes of at least ``nbytes`` (non-temporal
+    stores); returns the previous threshold. For tests and the bench."""
+    global _stream_bytes
+    previous, _stream_bytes = _stream_bytes, nbytes
+    return previous
 
 
 def empty(tuple shape, dtype):
@@ -70,6 +81,7 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
     job.size = size
     job.axes = <int> src_step.shape[0]
     job.boxes = <int> start.shape[0]
+    job.stream_bytes = _stream_bytes
     if job.boxes == 0:
         return
     job.src_step = job.dst_step = job.start = job.count = NULL  # rank 0: one element

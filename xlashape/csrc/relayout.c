@@ -116,7 +116,7 @@ void xs_relayout_run(const xs_relayout_job *job, int level, int threads, xs_pool
         if (!setup_move(job, b, &m)) continue;
         int64_t total = m.size;
         for (int k = 0; k <= m.outer + (m.kind == XS_MOVE_TRANSPOSE); k++) total *= m.count[k];
-        m.stream = total >= XS_STREAM_BYTES;
+        m.stream = total >= job->stream_bytes;
         int64_t per_row = total / m.count[0];
         double bytes = XS_MOVE_WAKEUPS * wake_ns * XS_MOVE_BYTES_PER_NS;
         if (bytes < XS_MOVE_MIN_CHUNK_BYTES) bytes = XS_MOVE_MIN_CHUNK_BYTES;

@@ -15,11 +15,13 @@
  *   another in the source: a blocked 2-D transpose of those two;
  * - XS_MOVE_GATHER: anything else, element by element.
  *
- * Moves that write more than XS_STREAM_BYTES store their runs and
- * interleaves with non-temporal (streaming) stores at the vector levels:
- * such output would not stay in cache, and streaming it skips reading each
- * line before writing it. Boxes large enough to pay are split along their
- * most major axis over
+ * Moves that write at least stream_bytes (XS_STREAM_BYTES by default)
+ * store their runs and interleaves with non-temporal (streaming) stores at
+ * the vector levels: such output would not stay in cache, and streaming it
+ * skips reading each line before writing it. (Transposes store as usual:
+ * streamed through an L1 tile, they measured about half as fast.)
+ *
+ * Boxes large enough to pay are split along their most major axis over
  * the worker pool of pool.h. The kernels of each CPU level are one struct
  * (xs_relayout_kernels), chosen by the index kernels' level. */
 #ifndef XLASHAPE_RELAYOUT_H
@@ -31,9 +33,7 @@
 #include "pool.h"
 
 #define XS_MOVE_MAX_AXES 64
-#ifndef XS_STREAM_BYTES  /* a -D flag may move it, to compare */
-#define XS_STREAM_BYTES ((int64_t)8 << 20)
-#endif
+#define XS_STREAM_BYTES ((int64_t)8 << 20)  /* the default of xs_relayout_job.stream_bytes */
 
 enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
 
@@ -81,6 +81,7 @@ typedef struct {
     int boxes;
     const int64_t *start;    /* boxes x axes */
     const int64_t *count;    /* boxes x axes */
+    int64_t stream_bytes;    /* stream a box's output from this many bytes up */
 } xs_relayout_job;
 
 /* Runs every box of ``job`` at CPU ``level`` (dispatch.h's numbering) on up

@@ -268,29 +268,6 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
     xs_transpose_scalar(src + j * size, dst + j * dsj, nj - j, ni, ssi, dsj, size);
 }
 
-#if XS_RELAYOUT_VEC
-/* A transpose whose output is streamed: each block is transposed into a
- * 16 KiB scratch tile in L1 (XS_SCRATCH_I elements of i by as many rows of
- * j as fit), whose rows are then streamed out whole. */
-#define XS_SCRATCH_BYTES 16384
-#define XS_SCRATCH_I 128
-
-static inline void xs_transpose_streamed(const char *src, char *dst, int64_t nj, int64_t ni,
-                                         int64_t ssi, int64_t dsj, const int size) {
-    char scratch[XS_SCRATCH_BYTES];
-    const int64_t rows = XS_SCRATCH_BYTES / (XS_SCRATCH_I * size), row = XS_SCRATCH_I * size;
-    for (int64_t j = 0; j < nj; j += rows) {
-        int64_t bj = nj - j < rows ? nj - j : rows;
-        for (int64_t i = 0; i < ni; i += XS_SCRATCH_I) {
-            int64_t bi = ni - i < XS_SCRATCH_I ? ni - i : XS_SCRATCH_I;
-            xs_transpose_block(src + i * ssi + j * size, scratch, bj, bi, ssi, row, size);
-            for (int64_t r = 0; r < bj; r++)
-                xs_stream_run(dst + (j + r) * dsj + i * size, scratch + r * row, bi * size);
-        }
-    }
-}
-#endif
-
 static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni, int64_t ssi,
                                 int64_t dsj, const int size, int stream) {
 #if XS_RELAYOUT_VEC
@@ -309,10 +286,6 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         int64_t i = nj == 2 ? xs_deinterleave(src, dst, dsj, ni, 2, size)
                             : xs_deinterleave(src, dst, dsj, ni, 4, size);
         xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
-        return;
-    }
-    if (stream) {
-        xs_transpose_streamed(src, dst, nj, ni, ssi, dsj, size);
         return;
     }
 #else
