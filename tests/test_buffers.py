@@ -281,7 +281,7 @@ def test_narrow_floats_need_ml_dtypes(monkeypatch):
     monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # as if not installed
     with pytest.raises(
         TypeError,
-        match="element type bf16 of shape bf16\\[2,3\\]\\{1,0\\} has no NumPy dtype.*install ml_dtypes",
+        match=r"element type bf16 of shape bf16\[2,3\]\{1,0\} has no NumPy dtype.*install ml_dtypes",
     ):
         to_linear(numbered((2, 3), np.float32), Shape("bf16", (2, 3)))
 

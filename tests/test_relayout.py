@@ -14,7 +14,7 @@ from buffer_strategies import FILLED, UNFILLED, numbered
 from hypothesis import given, settings
 
 import xlashape as xs
-from xlashape import Layout, PaddingValue, Shape, packing, reference
+from xlashape import Layout, PaddingValue, Shape, _relayout, packing, reference
 
 LEVELS = xs.cpu_features()["supported"]
 # Element types of every size the mover takes (1, 2, 4, 8), one it leaves to
@@ -129,10 +129,16 @@ def byte_buffer(shape: Shape, offset: int, fill: int) -> np.ndarray:
     offset=st.integers(0, 7),
     threads=st.sampled_from([1, 2]),
     level=st.sampled_from(LEVELS),
+    stream=st.booleans(),
 )
-def test_relayout_agrees_with_reference(pair, offset, threads, level):
-    with at_level(level):
-        check_relayout(pair, offset, threads)
+def test_relayout_agrees_with_reference(pair, offset, threads, level, stream):
+    # stream: every output streamed (non-temporal stores), however small.
+    previous = _relayout.set_stream_bytes(0 if stream else 2**62)
+    try:
+        with at_level(level):
+            check_relayout(pair, offset, threads)
+    finally:
+        _relayout.set_stream_bytes(previous)
 
 
 def check_relayout(pair, offset, threads):
@@ -313,7 +319,7 @@ def test_relayout_errors():
     buffer = np.zeros(6, np.float32)
     with pytest.raises(ValueError, match=r"relayout keeps the dimensions: .* has \(2, 3\), .* has \(3, 2\)"):
         xs.relayout(buffer, row_major, xs.ShapeUtil.parse_shape_string("f32[3,2]{1,0}"))
-    with pytest.raises(TypeError, match="relayout keeps the element type: .* holds f32, .* holds s32"):
+    with pytest.raises(TypeError, match=r"relayout keeps the element type: .* holds f32, .* holds s32"):
         xs.relayout(buffer, row_major, xs.ShapeUtil.parse_shape_string("s32[2,3]{1,0}"))
     with pytest.raises(TypeError, match=r"buffer must have dtype float32 .* got <f8"):
         xs.relayout(buffer.astype(np.float64), row_major, row_major)

@@ -32,9 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from . import Shape, ShapeUtil, cpu, packing, relayout_plan
+from . import Shape, cpu, packing, relayout_plan
 from .bench import interleaved_times, machine
 from .buffers import from_linear, to_linear
+from .shape_text import parse_array_shape_string
 
 __all__ = ["ROWS", "Row", "run", "row_times"]
 
@@ -60,7 +61,7 @@ ROWS = (
 
 
 def _quick(text: str) -> str:
-    shape = ShapeUtil.parse_shape_string(text)
+    shape = parse_array_shape_string(text)
     dims = [max(d // 4, 1) for d in shape.dimensions]
     return str(Shape(shape.element_type, dims, shape.layout))
 
@@ -127,7 +128,7 @@ def jax_calls(shape: Shape, array: np.ndarray, buffer: np.ndarray) -> tuple[Call
 def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick: bool = False) -> list[dict[str, Any]]:
     """One record per direction: medians and fractions of the copy."""
     text = _quick(row.text) if quick else row.text
-    shape = ShapeUtil.parse_shape_string(text)
+    shape = parse_array_shape_string(text)
     dtype = packing.storage_dtype(shape.element_type)
     assert dtype is not None
     array = (np.arange(shape.element_count) % 97).astype(dtype).reshape(shape.dimensions)

@@ -121,8 +121,8 @@ def _ml_float_end(dt: np.dtype, highest: bool) -> np.generic:
 
     value = np.array(np.inf if highest else -np.inf, dtype=np.float32).astype(dt)
     if np.isinf(value.astype(np.float32)):
-        return value[()]  # type: ignore[no-any-return]
-    info = ml_dtypes.finfo(dt)
+        return value.reshape(-1)[0]  # type: ignore[no-any-return]
+    info = ml_dtypes.finfo(dt)  # type: ignore[no-untyped-call]
     return dt.type(info.max if highest else info.min)  # type: ignore[no-any-return]
 
 

@@ -106,7 +106,7 @@ def array_axes(array: np.ndarray) -> tuple[Axis, ...]:
 
 def _chain(divisors: set[int]) -> list[int] | None:
     chain = sorted(divisors)
-    if any(b % a for a, b in zip(chain, chain[1:])):
+    if any(b % a for a, b in itertools.pairwise(chain)):
         return None
     return chain
 
@@ -217,7 +217,7 @@ def fill_plan(dimensions: tuple[int, ...], axes: tuple[Axis, ...]) -> Plan | Non
         extents = [a.extent for a in mine] or [1]
         naxes += len(extents)
         per_dim.append((extents, size))
-    boxes: list[list[list[tuple[int, int]]]] = []
+    boxes: list[tuple[list[tuple[int, int]], ...]] = []
     for d, (extents, size) in enumerate(per_dim):
         invalid = _digit_boxes(extents, size, False)
         if not invalid:
