@@ -47,50 +47,39 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
 /* -- in-register blocks ----------------------------------------------------- */
 
 #if XS_RELAYOUT_VEC
-/* 8x8 of 4-byte elements: rows i of the source to rows j of the result. */
+/* 8x8 of 4-byte elements: rows i of the source to rows j of the result
+ * (unpack pairs of rows, shuffle pairs of pairs, then swap 128-bit halves). */
 static inline void xs_t8x8_4(const char *src, int64_t ssi, char *dst, int64_t dsj) {
-    __m256 r0 = _mm256_loadu_ps((const float *)(src + 0 * ssi));
-    __m256 r1 = _mm256_loadu_ps((const float *)(src + 1 * ssi));
-    __m256 r2 = _mm256_loadu_ps((const float *)(src + 2 * ssi));
-    __m256 r3 = _mm256_loadu_ps((const float *)(src + 3 * ssi));
-    __m256 r4 = _mm256_loadu_ps((const float *)(src + 4 * ssi));
-    __m256 r5 = _mm256_loadu_ps((const float *)(src + 5 * ssi));
-    __m256 r6 = _mm256_loadu_ps((const float *)(src + 6 * ssi));
-    __m256 r7 = _mm256_loadu_ps((const float *)(src + 7 * ssi));
-    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-    __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
-    __m256 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
-    __m256 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
-    __m256 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
-    __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
-    __m256 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-    _mm256_storeu_ps((float *)(dst + 0 * dsj), _mm256_permute2f128_ps(s0, s4, 0x20));
-    _mm256_storeu_ps((float *)(dst + 1 * dsj), _mm256_permute2f128_ps(s1, s5, 0x20));
-    _mm256_storeu_ps((float *)(dst + 2 * dsj), _mm256_permute2f128_ps(s2, s6, 0x20));
-    _mm256_storeu_ps((float *)(dst + 3 * dsj), _mm256_permute2f128_ps(s3, s7, 0x20));
-    _mm256_storeu_ps((float *)(dst + 4 * dsj), _mm256_permute2f128_ps(s0, s4, 0x31));
-    _mm256_storeu_ps((float *)(dst + 5 * dsj), _mm256_permute2f128_ps(s1, s5, 0x31));
-    _mm256_storeu_ps((float *)(dst + 6 * dsj), _mm256_permute2f128_ps(s2, s6, 0x31));
-    _mm256_storeu_ps((float *)(dst + 7 * dsj), _mm256_permute2f128_ps(s3, s7, 0x31));
+    __m256 r[8], t[8], u[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps((const float *)(src + k * ssi));
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+    }
+    for (int h = 0; h < 2; h++) {  /* rows 0-3, then 4-7 */
+        for (int k = 0; k < 2; k++) {
+            u[4 * h + 2 * k] = _mm256_shuffle_ps(t[4 * h + k], t[4 * h + k + 2], _MM_SHUFFLE(1, 0, 1, 0));
+            u[4 * h + 2 * k + 1] = _mm256_shuffle_ps(t[4 * h + k], t[4 * h + k + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        _mm256_storeu_ps((float *)(dst + k * dsj), _mm256_permute2f128_ps(u[k], u[k + 4], 0x20));
+        _mm256_storeu_ps((float *)(dst + (k + 4) * dsj), _mm256_permute2f128_ps(u[k], u[k + 4], 0x31));
+    }
 }
 
 /* 4x4 of 8-byte elements. */
 static inline void xs_t4x4_8(const char *src, int64_t ssi, char *dst, int64_t dsj) {
-    __m256d r0 = _mm256_loadu_pd((const double *)(src + 0 * ssi));
-    __m256d r1 = _mm256_loadu_pd((const double *)(src + 1 * ssi));
-    __m256d r2 = _mm256_loadu_pd((const double *)(src + 2 * ssi));
-    __m256d r3 = _mm256_loadu_pd((const double *)(src + 3 * ssi));
-    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd((double *)(dst + 0 * dsj), _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd((double *)(dst + 1 * dsj), _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd((double *)(dst + 2 * dsj), _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd((double *)(dst + 3 * dsj), _mm256_permute2f128_pd(t1, t3, 0x31));
+    __m256d r[4], t[4];
+    for (int k = 0; k < 4; k++) r[k] = _mm256_loadu_pd((const double *)(src + k * ssi));
+    for (int k = 0; k < 2; k++) {
+        t[2 * k] = _mm256_unpacklo_pd(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm256_unpackhi_pd(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 2; k++) {
+        _mm256_storeu_pd((double *)(dst + k * dsj), _mm256_permute2f128_pd(t[k], t[k + 2], 0x20));
+        _mm256_storeu_pd((double *)(dst + (k + 2) * dsj), _mm256_permute2f128_pd(t[k], t[k + 2], 0x31));
+    }
 }
 
 /* 8x8 of 2-byte elements. */
