@@ -189,7 +189,7 @@ static inline int64_t xs_interleave(const char *src, int64_t ssi, char *dst, int
 /* The inverse: a contiguous run of groups of ``rows`` elements split into
  * ``rows`` result rows, dsj apart: row_j[i] = src[i * rows + j]. */
 static inline int64_t xs_deinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                      const int rows, const int size) {
+                                      const int rows, const int size, const int stream) {
     const int64_t step = 16 / size;
     int64_t i = 0;
     for (; i + step <= ni; i += step) {
@@ -198,18 +198,18 @@ static inline int64_t xs_deinterleave(const char *src, char *dst, int64_t dsj, i
         __m128i e, o;
         if (rows == 2) {
             xs_split(XS_LOAD(s), XS_LOAD(s + 16), size, &e, &o);
-            xs_store16(d, e, 0);
-            xs_store16(d + dsj, o, 0);
+            xs_store16(d, e, stream);
+            xs_store16(d + dsj, o, stream);
         } else {
             __m128i ea, oa, eb, ob, r0, r1;
             xs_split(XS_LOAD(s), XS_LOAD(s + 16), 2 * size, &ea, &oa);
             xs_split(XS_LOAD(s + 32), XS_LOAD(s + 48), 2 * size, &eb, &ob);
             xs_split(ea, eb, size, &r0, &r1);
-            xs_store16(d, r0, 0);
-            xs_store16(d + dsj, r1, 0);
+            xs_store16(d, r0, stream);
+            xs_store16(d + dsj, r1, stream);
             xs_split(oa, ob, size, &r0, &r1);
-            xs_store16(d + 2 * dsj, r0, 0);
-            xs_store16(d + 3 * dsj, r1, 0);
+            xs_store16(d + 2 * dsj, r0, stream);
+            xs_store16(d + 3 * dsj, r1, stream);
         }
     }
     return i;
@@ -272,8 +272,13 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         return;
     }
     if (size <= 4 && (nj == 2 || nj == 4) && nj * size <= 8 && ssi == nj * size) {
-        int64_t i = nj == 2 ? xs_deinterleave(src, dst, dsj, ni, 2, size)
-                            : xs_deinterleave(src, dst, dsj, ni, 4, size);
+        int64_t i;
+        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 15) == 0)
+            i = nj == 2 ? xs_deinterleave(src, dst, dsj, ni, 2, size, 1)
+                        : xs_deinterleave(src, dst, dsj, ni, 4, size, 1);
+        else
+            i = nj == 2 ? xs_deinterleave(src, dst, dsj, ni, 2, size, 0)
+                        : xs_deinterleave(src, dst, dsj, ni, 4, size, 0);
         xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
         return;
     }
