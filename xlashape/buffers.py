@@ -8,12 +8,19 @@ contiguous buffer of ``shape.buffer_size`` elements, padding included. Here:
 - :func:`view_linear` looks at a buffer as the logical array without copying
   (a NumPy view whose strides follow the layout);
 - :func:`from_linear` does the same but returns a copy;
+- :func:`relayout` moves a buffer from one layout of a shape to another;
 - :func:`layout_from_strides` (from :mod:`xlashape.strides`) reads a layout
   off an array's strides.
 
 Buffers are 1-D, C-contiguous NumPy arrays of the shape's element type in
 native byte order: what XLA-style runtimes exchange. Inputs are only read;
 only ``out`` is ever written.
+
+The copies run on a compiled block mover (:mod:`xlashape.relayout_plan`
+plans them once per pair of layouts; ``csrc/relayout.h`` runs them):
+contiguous runs, in-register transposes and interleaves, streaming stores
+for large outputs, split over ``threads``. Tilings that combine dimensions
+with ``*`` take an element-by-element path.
 """
 
 from __future__ import annotations
