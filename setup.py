@@ -69,6 +69,7 @@ AFRESH = _last_flavour() != FLAVOUR
 CSRC = "xlashape/csrc"
 KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", "kernels_baseline.c",
            "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c"]
+RELAYOUT = ["relayout.c", "relayout_baseline.c", "relayout_avx2.c", "relayout_avx512.c"]
 SOURCES = {
     "_plan": [],
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],
@@ -76,6 +77,7 @@ SOURCES = {
     "_convert": [],
     "_tiled": [],
     "_drop_ins": [],
+    "_relayout": [f"{CSRC}/{name}" for name in RELAYOUT],
 }
 
 PXDS = [f"xlashape/{name}" for name in sorted(os.listdir("xlashape")) if name.endswith(".pxd")]

@@ -2,6 +2,7 @@
 the stride queries, against NumPy and xlashape.reference."""
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -275,10 +276,14 @@ def test_to_linear_errors():
         match=r"array has shape \(3, 2\), but shape f32\[2,3\]\{0,1:PAD\(3,5\)\} has dimensions \(2, 3\)",
     ):
         to_linear(values.T, shape)
+
+def test_narrow_floats_need_ml_dtypes(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # as if not installed
     with pytest.raises(
-        TypeError, match="element type bf16 of shape bf16\\[2,3\\]\\{1,0\\} has no NumPy dtype"
+        TypeError,
+        match=r"element type bf16 of shape bf16\[2,3\]\{1,0\} has no NumPy dtype.*install ml_dtypes",
     ):
-        to_linear(values, Shape("bf16", (2, 3)))
+        to_linear(numbered((2, 3), np.float32), Shape("bf16", (2, 3)))
 
 
 @pytest.mark.parametrize(
@@ -376,7 +381,7 @@ def test_buffer_errors(read, buffer, error, message):
 def test_buffer_errors_for_shapes():
     with pytest.raises(TypeError, match="shape must be a Shape, got tuple"):
         view_linear(np.zeros(6, np.float32), (2, 3))
-    with pytest.raises(TypeError, match=r"element type bf16 .* has no NumPy dtype"):
+    with pytest.raises(TypeError, match=r"buffer must have dtype bfloat16 .* got <u2 \(uint16\)"):
         from_linear(np.zeros(6, np.uint16), Shape("bf16", (2, 3)))
 
 

@@ -17,7 +17,7 @@ except ImportError as error:  # pragma: no cover - a source tree without its bui
     ) from error
 
 from . import reference as reference  # xlashape.reference: the oracle, importable as an attribute
-from .buffers import from_linear, padding_fill_value, to_linear, view_linear
+from .buffers import from_linear, padding_fill_value, relayout, to_linear, view_linear
 from .convert import ravel, unravel
 from .cpu import cpu_features
 from .errors import IndexOutOfBoundsError
@@ -52,6 +52,7 @@ __all__ = [
     "get_num_threads",
     "padding_fill_value",
     "ravel",
+    "relayout",
     "ravel_multi_index",
     "result_cache_info",
     "set_num_threads",

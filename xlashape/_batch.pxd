@@ -29,12 +29,22 @@ cdef extern from "dispatch.h" nogil:
     int XS_RAISE, XS_WRAP, XS_CLIP
 
 
+cdef extern from "pool.h" nogil:
+    ctypedef Py_ssize_t (*xs_chunk_fn)(const void* arg, Py_ssize_t start, Py_ssize_t stop)
+
+
 cdef LayoutPlan plan_of(object shape)
 cdef int resolve_threads(object threads) except -1
 cdef int dtype_code(cnp.ndarray a) except -1
 cdef object new_result(tuple shape, object dtype)
 cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
 cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
+# The worker pool and the CPU level, for kernels built into other modules
+# (_relayout).
+cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
+                         Py_ssize_t min_chunk) noexcept nogil
+cdef double pool_wake_ns() noexcept nogil
+cdef int kernel_level() noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads)
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads)

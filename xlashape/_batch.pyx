@@ -41,6 +41,8 @@ cdef extern from "dispatch.h" nogil:
 
 cdef extern from "pool.h" nogil:
     int XS_POOL_MAX
+    Py_ssize_t xs_pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
+                           Py_ssize_t min_chunk)
     double xs_pool_wake_ns()
     int xs_pool_workers()
 
@@ -111,6 +113,19 @@ cdef int resolve_threads(object threads) except -1:
 # -- CPU levels ---------------------------------------------------------------------
 
 LEVELS = tuple(xs_level_name(k).decode() for k in range(XS_NLEVELS))
+
+
+cdef int kernel_level() noexcept nogil:
+    return xs_level()
+
+
+cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
+                         Py_ssize_t min_chunk) noexcept nogil:
+    return xs_pool_run(fn, arg, n, threads, min_chunk)
+
+
+cdef double pool_wake_ns() noexcept nogil:
+    return xs_pool_wake_ns()
 
 
 def cpu_level():

@@ -614,6 +614,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"layouts, of {', '.join(LAYOUTS)} (default: row-major,padded,tiled)")
     parser.add_argument("--levels", type=_name_list(cpu.LEVELS), metavar="L,L",
                         help="CPU levels to compare (default: the one in use)")
+    parser.add_argument("--relayout", action="store_true",
+                        help="time to_linear and from_linear instead (xlashape.bench_relayout)")
 
 
 # -- memory ------------------------------------------------------------------------
@@ -691,6 +693,10 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.relayout:
+        from . import bench_relayout
+
+        return bench_relayout.run(args)
     long = args.long
     sizes = args.sizes or (DEFAULT_SIZES if long else QUICK_SIZES)
     min_time, min_repeats = (0.3, 7) if long else (0.1, 5)

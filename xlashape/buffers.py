@@ -8,21 +8,29 @@ contiguous buffer of ``shape.buffer_size`` elements, padding included. Here:
 - :func:`view_linear` looks at a buffer as the logical array without copying
   (a NumPy view whose strides follow the layout);
 - :func:`from_linear` does the same but returns a copy;
+- :func:`relayout` moves a buffer from one layout of a shape to another;
 - :func:`layout_from_strides` (from :mod:`xlashape.strides`) reads a layout
   off an array's strides.
 
 Buffers are 1-D, C-contiguous NumPy arrays of the shape's element type in
 native byte order: what XLA-style runtimes exchange. Inputs are only read;
 only ``out`` is ever written.
+
+The copies run on a compiled block mover (:mod:`xlashape.relayout_plan`
+plans them once per pair of layouts; ``csrc/relayout.h`` runs them):
+contiguous runs, in-register transposes and interleaves, streaming stores
+for large outputs, split over ``threads``. Tilings that combine dimensions
+with ``*`` take an element-by-element path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
-from . import _batch, packing
+from . import _batch, _relayout, packing, relayout_plan
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
 from .strides import layout_from_strides
@@ -30,7 +38,14 @@ from .strides import layout_from_strides
 # NumPy's casting rules, as np.can_cast and np.copyto take them.
 Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
 
-__all__ = ["from_linear", "layout_from_strides", "padding_fill_value", "to_linear", "view_linear"]
+__all__ = [
+    "from_linear",
+    "layout_from_strides",
+    "padding_fill_value",
+    "relayout",
+    "to_linear",
+    "view_linear",
+]
 
 # Padding values that leave the padding as it is: no fill, no cost.
 _UNSPECIFIED = (PaddingValue.INVALID_PAD, PaddingValue.UNKNOWN_PAD)
@@ -81,13 +96,16 @@ def padding_fill_value(
     """
     pad = PaddingValue.coerce(padding_value)
     dt = np.dtype(dtype)
-    if dt.kind not in "biufc":
+    narrow = dt.kind == "V" and _is_ml_float(dt)
+    if dt.kind not in "biufc" and not narrow:
         raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
     if pad in _UNSPECIFIED:
         return None
     if pad in (PaddingValue.ZERO_PAD, PaddingValue.ONE_PAD):
         return dt.type(pad == PaddingValue.ONE_PAD)
     highest = pad == PaddingValue.HIGHEST_PAD
+    if narrow:
+        return _ml_float_end(dt, highest)
     if dt.kind == "b":
         return dt.type(highest)
     if dt.kind in "iu":
@@ -97,40 +115,120 @@ def padding_fill_value(
     return dt.type(complex(end, end) if dt.kind == "c" else end)  # type: ignore[call-overload,no-any-return]
 
 
-def _fill_padding(buffer: np.ndarray, shape: Shape, fill: np.generic | None) -> None:
-    """Write ``fill`` into every padding position of ``buffer``, touching no
-    element position. Nothing for unpadded shapes or a ``None`` fill."""
+def _is_ml_float(dt: np.dtype) -> bool:
+    """Whether ``dt`` is one of ``ml_dtypes``' floats (bfloat16, float8_*,
+    float4_e2m1fn)."""
+    return dt.name == "bfloat16" or dt.name.startswith(("float8_", "float4_"))
+
+
+def _ml_float_end(dt: np.dtype, highest: bool) -> np.generic:
+    """+-inf in an ``ml_dtypes`` float that has infinities, else its largest
+    or lowest finite value (as XLA's LowestValue and MaxValue give)."""
+    import ml_dtypes
+
+    value = np.array(np.inf if highest else -np.inf, dtype=np.float32).astype(dt)
+    if np.isinf(value.astype(np.float32)):
+        return value.reshape(-1)[0]  # type: ignore[no-any-return]
+    info = ml_dtypes.finfo(dt)  # type: ignore[no-untyped-call]
+    return dt.type(info.max if highest else info.min)  # type: ignore[no-any-return]
+
+
+# -- moving elements ---------------------------------------------------------
+def _move(
+    src: np.ndarray,
+    src_axes: tuple[relayout_plan.Axis, ...] | None,
+    dst: np.ndarray,
+    dst_axes: tuple[relayout_plan.Axis, ...] | None,
+    shape: Shape,
+    threads: int | None,
+) -> bool:
+    """Every element from ``src`` to ``dst`` (each read as its axes) by the
+    compiled mover; False, moving nothing, where there is no plan."""
+    if shape.element_count == 0:
+        return True
+    if src_axes is None or dst_axes is None or dst.itemsize not in (1, 2, 4, 8):
+        return False
+    plan = relayout_plan.plan(shape.dimensions, src_axes, dst_axes)
+    if plan is None:
+        return False
+    plan.run(src, dst, threads)
+    return True
+
+
+def _fill(buffer: np.ndarray, shape: Shape, fill: np.generic | None, threads: int | None) -> None:
+    """Write ``fill`` into every padding position of ``buffer`` (a linear
+    buffer of ``shape``, unpacked), touching no element position. Nothing
+    for a ``None`` fill or a shape without padding."""
     if fill is None or shape.buffer_size == shape.element_count:
         return
-    full = _strided_view(buffer, shape, shape.padded_dimensions)
-    for dim, (size, width) in enumerate(zip(shape.dimensions, shape.padded_dimensions)):
-        if width > size:
-            # Every position whose index in ``dim`` lies past the size is
-            # padding; regions of different dimensions may overlap.
-            full[(slice(None),) * dim + (slice(size, None),)] = fill
+    axes = relayout_plan.shape_axes(shape, buffer.itemsize)
+    if axes is not None and buffer.itemsize in (1, 2, 4, 8):
+        plan = relayout_plan.fill_plan(shape.dimensions, axes)
+        if plan is not None:
+            plan.run(np.array([fill], dtype=buffer.dtype), buffer, threads)
+        return
+    padding = np.ones(shape.buffer_size, dtype=bool)
+    padding[packing.element_offsets(shape)] = False
+    buffer[padding] = fill
 
 
-def _new_buffer(shape: Shape, dtype: np.dtype) -> np.ndarray:
-    """A new linear buffer for ``shape`` with its padding filled. Zero
-    padding comes from np.zeros, whose memory the system hands out already
-    zeroed: no pass over the padding at all."""
+def _unpacked(buffer: np.ndarray, shape: Shape) -> np.ndarray:
+    """A linear buffer of ``shape`` with one element per item: ``buffer``
+    itself, or its packed elements unpacked into a new array."""
+    bits = packing.packed_bits(shape)
+    if not bits:
+        return buffer
+    return packing.unpack(buffer, bits, shape.buffer_size, _numpy_dtype(shape))
+
+
+def _write(
+    elements: np.ndarray,
+    elements_axes: tuple[relayout_plan.Axis, ...] | None,
+    read: Callable[[], np.ndarray],
+    shape: Shape,
+    out: np.ndarray | None,
+    threads: int | None,
+) -> np.ndarray:
+    """The linear buffer of ``shape`` (``out`` if given, checked by the
+    caller) holding ``elements`` (read as ``elements_axes``; where the
+    compiled mover has no plan, ``read()`` gives them in row-major order),
+    its padding filled per the padding value, or left as ``out`` had it."""
+    dtype = _numpy_dtype(shape)
     fill = padding_fill_value(shape.layout.padding_value, dtype)
-    if fill is not None and fill == 0:
-        return np.zeros(shape.buffer_size, dtype=dtype)
-    buffer = np.empty(shape.buffer_size, dtype=dtype)
-    _fill_padding(buffer, shape, fill)
-    return buffer
+    limits = packing.sub_byte_range(shape.element_type)
+    if limits is not None and shape.layout.padding_value in (PaddingValue.LOWEST_PAD, PaddingValue.HIGHEST_PAD):
+        fill = dtype.type(limits[shape.layout.padding_value == PaddingValue.HIGHEST_PAD])  # s4: -8, 7
+    if out is None and fill is None:
+        fill = dtype.type(0)  # unspecified padding of a new buffer: 0, not whatever was there
+    bits = packing.packed_bits(shape)
+    if out is None:
+        target = np.zeros(shape.buffer_size, dtype) if bits else _relayout.empty((shape.buffer_size,), dtype)
+    else:
+        target = _unpacked(out, shape).copy() if bits else out
+    _fill(target, shape, fill, threads)
+    axes = relayout_plan.shape_axes(shape, target.itemsize)
+    if not _move(elements, elements_axes, target, axes, shape, threads):
+        target[packing.element_offsets(shape)] = read()
+    if not bits:
+        return target
+    packed = packing.pack(target, bits)
+    if out is None:
+        return packed
+    out[...] = packed
+    return out
 
 
 # -- checks ----------------------------------------------------------------
 def _numpy_dtype(shape: Shape) -> np.dtype:
     """The NumPy dtype of the shape's elements (int8 or uint8 for sub-byte
-    integers); TypeError if it has none."""
+    integers, ``ml_dtypes``' for bf16 and the narrow floats); TypeError if it
+    has none."""
     dtype = packing.storage_dtype(shape.element_type)
     if dtype is None:
+        hint = "; install ml_dtypes for it" if shape.element_type.byte_size else ""
         raise TypeError(
             f"element type {shape.element_type.text} of shape {shape} has no NumPy "
-            "dtype, so its buffers cannot be NumPy arrays"
+            f"dtype, so its buffers cannot be NumPy arrays{hint}"
         )
     return dtype
 
@@ -185,6 +283,9 @@ def _as_source(array: object, shape: Shape, dtype: np.dtype, casting: Casting) -
             f"array has shape {source.shape}, but shape {shape} has dimensions "
             f"{shape.dimensions}"
         )
+    narrow = packing.ml_dtype(shape.element_type)
+    if narrow is not None and source.dtype == narrow != dtype:
+        return source.astype(dtype)  # ml_dtypes' int4 and the like, held in int8 / uint8
     if not np.can_cast(source.dtype, dtype, casting):
         raise TypeError(
             f"cannot cast an array of dtype {source.dtype} to {dtype} (the element "
@@ -262,7 +363,7 @@ def view_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
     return _strided_view(buffer, shape, shape.dimensions)
 
 
-def from_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
+def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None = None) -> np.ndarray:
     """The logical array stored in a linear buffer, as a new C-ordered array.
 
     Takes the same buffers as :func:`view_linear`; the result shares no
@@ -274,11 +375,15 @@ def from_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
         The linear buffer.
     shape : Shape
         How the elements lie in it.
+    threads : int, optional
+        Threads to split large buffers over (None: the default, see
+        ``xlashape.set_default_threads``).
 
     Returns
     -------
     numpy.ndarray
-        A new C-ordered array with the shape's dimensions.
+        A new C-ordered array with the shape's dimensions. Padding is never
+        read into it.
 
     Examples
     --------
@@ -289,15 +394,12 @@ def from_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
            [2., 4.]], dtype=float32), True)
     """
     shape = require_shape(shape)
-    if shape.layout.tiles or packing.packed_bits(shape):
-        data = _check_buffer(buffer, shape, "buffer")
-        bits = packing.packed_bits(shape)
-        dtype = _numpy_dtype(shape)
-        if bits:
-            data = packing.unpack(data, bits, shape.buffer_size, dtype)
-        array: np.ndarray = data[packing.element_offsets(shape)]
-        return array.reshape(shape.dimensions)
-    return view_linear(buffer, shape).copy()
+    data = _unpacked(_check_buffer(buffer, shape, "buffer"), shape)
+    result = _relayout.empty(shape.dimensions, data.dtype)
+    axes = relayout_plan.shape_axes(shape, data.itemsize)
+    if not _move(data, axes, result, relayout_plan.array_axes(result), shape, threads):
+        result[...] = data[packing.element_offsets(shape)].reshape(shape.dimensions)
+    return result
 
 
 def to_linear(
@@ -306,14 +408,21 @@ def to_linear(
     *,
     out: np.ndarray | None = None,
     casting: Casting = "equiv",
+    threads: int | None = None,
 ) -> np.ndarray:
     """The linear buffer holding ``array`` laid out as ``shape`` says.
 
     Returns a 1-D array of ``shape.buffer_size`` elements of the shape's
     element type, each element of ``array`` at its layout offset. Padding
     holds what the layout's ``padding_value`` says (see
-    :func:`padding_fill_value`); for INVALID_PAD and UNKNOWN_PAD it is left
-    as it was: uninitialised in a new buffer, untouched in ``out``.
+    :func:`padding_fill_value`); for INVALID_PAD and UNKNOWN_PAD it is 0 in
+    a new buffer and left untouched in ``out``.
+
+    Element types NumPy lacks take ``ml_dtypes``' dtypes where it is
+    installed (bfloat16, float8_*, float4_e2m1fn); sub-byte integers are
+    held one per int8 or uint8 (``ml_dtypes``' int4 and the like are
+    accepted too), and packed into bytes where the layout says
+    ``element_size_in_bits`` (see :mod:`xlashape.packing`).
 
     ``array`` (converted with ``np.asarray``; it is never modified) must have
     the shape's dimensions. Its dtype must be the shape's element type, in
@@ -332,6 +441,8 @@ def to_linear(
         A writable linear buffer for ``shape`` to fill and return.
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
         Which dtype conversions are allowed; 'equiv' by default.
+    threads : int, optional
+        Threads to split large buffers over (None: the default).
 
     Returns
     -------
@@ -362,29 +473,78 @@ def to_linear(
     dtype = _numpy_dtype(shape)
     source = _as_source(array, shape, dtype, casting)
     packing.check_range(source, shape.element_type)
-    if shape.layout.tiles or packing.packed_bits(shape):
-        return _to_tiled_or_packed(source, shape, dtype, out, casting)
-    if out is None:
-        buffer = _new_buffer(shape, dtype)
-    else:
-        buffer = _check_out(out, shape, source)
-        _fill_padding(buffer, shape, padding_fill_value(shape.layout.padding_value, dtype))
-    np.copyto(_strided_view(buffer, shape, shape.dimensions), source, casting=casting)
-    return buffer
+    target = None if out is None else _check_out(out, shape, source)
+    if source.dtype != dtype:
+        source = source.astype(dtype, casting=casting)
+    return _write(
+        source, relayout_plan.array_axes(source), lambda: source.reshape(-1), shape, target, threads
+    )
 
 
-def _to_tiled_or_packed(
-    source: np.ndarray, shape: Shape, dtype: np.dtype, out: np.ndarray | None, casting: Casting
+def relayout(
+    buffer: np.ndarray,
+    from_shape: Shape | str,
+    to_shape: Shape | str,
+    out: np.ndarray | None = None,
+    *,
+    threads: int | None = None,
 ) -> np.ndarray:
-    """to_linear for tiled layouts and packed elements: each element placed
-    at its offset, padding as the padding value says (0 if unspecified)."""
-    fill = padding_fill_value(shape.layout.padding_value, dtype)
-    flat = np.full(shape.buffer_size, 0 if fill is None else fill, dtype=dtype)
-    flat[packing.element_offsets(shape)] = source.astype(dtype, casting=casting).reshape(-1)
-    bits = packing.packed_bits(shape)
-    result = packing.pack(flat, bits) if bits else flat
-    if out is None:
-        return result
-    target = _check_out(out, shape, source)
-    target[...] = result
-    return target
+    """The linear buffer of ``to_shape`` holding the elements of ``buffer``,
+    a linear buffer of ``from_shape``: the same array in another layout.
+
+    The two shapes must have the same dimensions and element type; their
+    layouts (permutation, padding, tiles, packing of sub-byte elements) may
+    differ in every way. The padding of the result holds what
+    ``to_shape``'s padding value says; for INVALID_PAD and UNKNOWN_PAD it is
+    0 in a new buffer, untouched in ``out``. Padding of
+    ``buffer`` is never read. Equal to ``to_linear(from_linear(buffer,
+    from_shape), to_shape)`` without the array between.
+
+    Parameters
+    ----------
+    buffer : numpy.ndarray
+        A linear buffer of ``from_shape`` (see :func:`view_linear`).
+    from_shape, to_shape : Shape
+        The layout the elements are in, and the one they are moved to.
+    out : numpy.ndarray, optional
+        A writable linear buffer of ``to_shape``, apart from ``buffer``.
+    threads : int, optional
+        Threads to split large buffers over (None: the default).
+
+    Returns
+    -------
+    numpy.ndarray
+        The linear buffer of ``to_shape``; ``out`` if given.
+
+    Raises
+    ------
+    ValueError
+        For shapes of other dimensions, or a buffer of the wrong size.
+    TypeError
+        For shapes of other element types, or a buffer of the wrong dtype.
+
+    Examples
+    --------
+    >>> row_major = xs.ShapeUtil.parse_shape_string("s32[2,3]{1,0}")
+    >>> column_major = xs.ShapeUtil.parse_shape_string("s32[2,3]{0,1}")
+    >>> relayout(np.arange(6, dtype=np.int32), row_major, column_major)
+    array([0, 3, 1, 4, 2, 5], dtype=int32)
+    """
+    source_shape, shape = require_shape(from_shape), require_shape(to_shape)
+    if source_shape.dimensions != shape.dimensions:
+        raise ValueError(
+            f"relayout keeps the dimensions: from_shape {source_shape} has "
+            f"{source_shape.dimensions}, to_shape {shape} has {shape.dimensions}"
+        )
+    if source_shape.element_type != shape.element_type:
+        raise TypeError(
+            f"relayout keeps the element type: from_shape {source_shape} holds "
+            f"{source_shape.element_type.text}, to_shape {shape} holds {shape.element_type.text}"
+        )
+    data = _check_buffer(buffer, source_shape, "buffer")
+    target = None if out is None else _check_out(out, shape, data)
+    data = _unpacked(data, source_shape)
+    axes = relayout_plan.shape_axes(source_shape, data.itemsize)
+    return _write(
+        data, axes, lambda: data[packing.element_offsets(source_shape)], shape, target, threads
+    )

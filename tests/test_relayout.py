@@ -1,0 +1,329 @@
+"""relayout, and to_linear / from_linear on the compiled mover: against
+xlashape.reference at every CPU level and thread count, over random shapes,
+layouts, tilings, paddings, element sizes, non-contiguous inputs and out=
+buffers at every alignment."""
+
+import contextlib
+import math
+
+import hypothesis.strategies as st
+import ml_dtypes
+import numpy as np
+import pytest
+from buffer_strategies import FILLED, UNFILLED, numbered
+from hypothesis import given, settings
+
+import xlashape as xs
+from xlashape import Layout, PaddingValue, Shape, _relayout, packing, reference
+
+LEVELS = xs.cpu_features()["supported"]
+# Element types of every size the mover takes (1, 2, 4, 8), one it leaves to
+# the element-by-element path (16), and packed sub-byte ones.
+TYPES = ("pred", "s8", "u8", "bf16", "s16", "f32", "s32", "f64", "s64", "c128", "s4", "f8e4m3fn")
+# Tilings TPUs use and random ones (with '*'), for ranks 1 and up.
+TPU_TILES = ([(8, 128)], [(8, 128), (2, 1)], [(8, 128), (4, 1)], [(128,)], [(2, -1, 128)], [(4, 4)])
+
+
+@contextlib.contextmanager
+def at_level(name: str):
+    previous = xs.cpu.set_cpu_level(name)
+    try:
+        yield
+    finally:
+        xs.cpu.set_cpu_level(previous)
+
+
+@pytest.fixture(params=LEVELS)
+def level(request):
+    with at_level(request.param):
+        yield request.param
+
+
+@st.composite
+def layouts(draw, dims: list[int], element_type: str) -> Layout:
+    """Any layout of ``dims``: a permutation, padded widths or tiles, a
+    padding value, and for s4 sometimes packed 2 to a byte."""
+    rank = len(dims)
+    m2m = draw(st.permutations(range(rank)))
+    pad = draw(st.sampled_from(list(PaddingValue)))
+    bits = 4 if element_type == "s4" and draw(st.booleans()) else 0
+    kind = draw(st.sampled_from(["plain", "padded", "tiled"]))
+    if kind == "padded" and rank:
+        widths = [d + draw(st.integers(0, 2)) for d in dims]
+        return Layout(m2m, widths, pad, element_size_in_bits=bits)
+    if kind == "tiled":
+        if draw(st.booleans()):
+            tiles = draw(st.sampled_from(TPU_TILES))
+        else:
+            tiles = []
+            for _ in range(draw(st.integers(1, 2))):
+                sizes = draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, -1]), min_size=1, max_size=rank + 1))
+                sizes[-1] = abs(sizes[-1])
+                tiles.append(sizes)
+        return Layout(m2m, (), pad, tiles=tiles, element_size_in_bits=bits)
+    return Layout(m2m, (), pad, element_size_in_bits=bits)
+
+
+@st.composite
+def shape_pairs(draw) -> tuple[Shape, Shape]:
+    """Two shapes of the same dimensions and element type."""
+    element_type = draw(st.sampled_from(TYPES))
+    rank = draw(st.integers(0, 4))
+    dims = draw(st.lists(st.integers(0, 24), min_size=rank, max_size=rank))
+    if math.prod(dims) > 2000:
+        dims = [min(d, 6) for d in dims]
+    source = Shape(element_type, dims, draw(layouts(dims, element_type)))
+    return source, Shape(element_type, dims, draw(layouts(dims, element_type)))
+
+
+def values_of(shape: Shape) -> np.ndarray:
+    """A numbered array of the shape, in its storage dtype (-8..7 for s4)."""
+    dtype = packing.storage_dtype(shape.element_type)
+    if shape.element_type == xs.PrimitiveType.S4:
+        return (np.arange(shape.element_count) % 16 - 8).astype(np.int8).reshape(shape.dimensions)
+    return numbered(shape.dimensions, dtype)
+
+
+def expected_buffer(shape: Shape, values: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+    """The reference's buffer, unpacked: elements at their offsets, padding
+    as the padding value says, or as ``before`` had it (unspecified
+    padding of out=), or 0 (unspecified, new buffer)."""
+    dtype = values.dtype
+    fill = xs.padding_fill_value(shape.layout.padding_value, dtype)
+    if shape.element_type == xs.PrimitiveType.S4 and fill is not None and fill not in (0, 1):
+        fill = dtype.type(-8 if fill < 0 else 7)  # the ends of s4, not of its int8 storage
+    if fill is None:
+        base = np.zeros(shape.buffer_size, dtype) if before is None else unpacked(before, shape)
+    else:
+        base = np.full(shape.buffer_size, fill, dtype)
+    base = base.copy()
+    offsets = [reference.linear_index_of(shape, index) for index in np.ndindex(*shape.dimensions)]
+    base[np.array(offsets, dtype=np.int64)] = values.reshape(-1)
+    return base
+
+
+def unpacked(buffer: np.ndarray, shape: Shape) -> np.ndarray:
+    bits = packing.packed_bits(shape)
+    dtype = packing.storage_dtype(shape.element_type)
+    return packing.unpack(buffer, bits, shape.buffer_size, dtype) if bits else buffer
+
+
+def same(a: np.ndarray, b: np.ndarray) -> None:
+    """Equal bit for bit (NaN padding included)."""
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8))
+
+
+def byte_buffer(shape: Shape, offset: int, fill: int) -> np.ndarray:
+    """A linear buffer of ``shape`` starting ``offset`` bytes into a larger
+    array (an out= at any alignment), every byte ``fill``."""
+    template = xs.to_linear(values_of(shape), shape)
+    raw = np.full(template.nbytes + offset, fill, dtype=np.uint8)
+    return raw[offset:].view(template.dtype)
+
+
+# -- against the reference ---------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(
+    pair=shape_pairs(),
+    offset=st.integers(0, 7),
+    threads=st.sampled_from([1, 2]),
+    level=st.sampled_from(LEVELS),
+    stream=st.booleans(),
+)
+def test_relayout_agrees_with_reference(pair, offset, threads, level, stream):
+    # stream: every output streamed (non-temporal stores), however small.
+    previous = _relayout.set_stream_bytes(0 if stream else 2**62)
+    try:
+        with at_level(level):
+            check_relayout(pair, offset, threads)
+    finally:
+        _relayout.set_stream_bytes(previous)
+
+
+def check_relayout(pair, offset, threads):
+    source, target = pair
+    values = values_of(source)
+    buffer = xs.to_linear(values, source, threads=threads)
+    same(unpacked(buffer, source), expected_buffer(source, values, None))
+    copy = buffer.copy()
+    moved = xs.relayout(buffer, source, target, threads=threads)
+    same(unpacked(moved, target), expected_buffer(target, values, None))
+    same(buffer, copy)  # the input is never modified
+    out = byte_buffer(target, offset, 0x5A)
+    before = out.copy()
+    assert xs.relayout(buffer, source, target, out=out, threads=threads) is out
+    same(unpacked(out, target), expected_buffer(target, values, before))
+    same(xs.from_linear(moved, target, threads=threads), values)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pair=shape_pairs(), form=st.sampled_from(["reversed", "every_other"]), level=st.sampled_from(LEVELS))
+def test_non_contiguous_inputs(pair, form, level):
+    _, shape = pair
+    values = values_of(shape)
+    if shape.rank == 0:
+        return
+    if form == "reversed":  # negative strides
+        data = np.flip(np.flip(values, 0).copy(), 0)
+    else:
+        data = np.repeat(values, 2, axis=-1)[..., ::2]
+    np.testing.assert_array_equal(data, values)
+    with at_level(level):
+        same(unpacked(xs.to_linear(data, shape), shape), expected_buffer(shape, values, None))
+
+
+def test_from_linear_never_reads_padding():
+    # Padding full of NaN and garbage: the result holds the elements only.
+    shape = xs.ShapeUtil.parse_shape_string("f32[13,300]{1,0:T(8,128)}")
+    values = numbered(shape.dimensions, np.float32)
+    buffer = xs.to_linear(values, shape)
+    garbage = np.full(shape.buffer_size, np.nan, np.float32)
+    garbage[packing.element_offsets(shape)] = buffer[packing.element_offsets(shape)]
+    same(xs.from_linear(garbage, shape), values)
+
+
+# -- large buffers: every level, split over threads ----------------------------------
+LARGE = (
+    "f32[512,640]{0,1}",
+    "f64[300,520]{0,1}",
+    "bf16[520,700]{0,1}",
+    "s8[700,900]{0,1}",
+    "f32[24,40,16,20]{0,1,2,3}",
+    "f32[509,1000]{1,0:T(8,128)}",
+    "bf16[509,1000]{1,0:T(8,128)(2,1)}",
+    "s8[509,1000]{1,0:T(8,128)(4,1)}",
+    "f32[700,700]{0,1:T(8,128)}",
+)
+
+
+@pytest.mark.parametrize("text", LARGE)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_buffers_at_every_level(level, text, threads):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    offsets = packing.element_offsets(shape)
+    buffer = xs.to_linear(values, shape, threads=threads)
+    np.testing.assert_array_equal(buffer[offsets], values.reshape(-1))
+    padding = np.ones(shape.buffer_size, dtype=bool)
+    padding[offsets] = False
+    assert not buffer[padding].any()  # unspecified padding of a new buffer: 0
+    same(xs.from_linear(buffer, shape, threads=threads), values)
+    row_major = Shape(shape.element_type, shape.dimensions)
+    same(xs.relayout(buffer, shape, row_major, threads=threads), values.reshape(-1))
+    transposed = values.T  # a non-contiguous input
+    shape_t = Shape(shape.element_type, transposed.shape, shape.layout)
+    if not shape.layout.tiles:
+        np.testing.assert_array_equal(
+            xs.to_linear(transposed, shape_t, threads=threads)[packing.element_offsets(shape_t)],
+            transposed.reshape(-1),
+        )
+
+
+# Past csrc/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
+# written by streaming stores (transposes beside them, not streamed).
+STREAMED = (
+    "f32[1100,2048]{1,0:T(8,128)}",
+    "bf16[1100,4100]{1,0:T(8,128)(2,1)}",
+    "s8[2200,4100]{1,0:T(8,128)(4,1)}",
+    "s32[1500,1500]{1,0}",
+    "f32[1500,1601]{0,1}",
+    "bf16[2100,2101]{0,1}",
+    "f64[1100,1001]{0,1}",
+    "u8[3000,3001]{0,1}",
+    "f32[48,48,48,25]{0,1,2,3}",
+)
+
+
+@pytest.mark.parametrize("text", STREAMED)
+def test_streamed_outputs(level, text):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    out = byte_buffer(shape, 3, 0)  # misaligned: the run's ends by memcpy
+    for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
+        np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
+        same(xs.from_linear(buffer, shape, threads=2), values)
+
+
+# -- padding -------------------------------------------------------------------------
+def test_out_padding_left_untouched_for_unspecified_padding():
+    # Issue 18: to_linear(..., out=) wrote 0 into the tile padding.
+    shape = Shape("s32", (3, 5), Layout((1, 0), tiles=[xs.Tile((2, 2))]))
+    out = np.full(24, 7, np.int32)
+    xs.to_linear(np.arange(15, dtype=np.int32).reshape(3, 5), shape, out=out)
+    assert out[9] == 7
+    padding = np.ones(24, dtype=bool)
+    padding[packing.element_offsets(shape)] = False
+    assert (out[padding] == 7).all()
+
+
+@pytest.mark.parametrize("pad", UNFILLED)
+def test_packed_out_padding_left_untouched(pad):
+    shape = Shape("s4", (3, 5), Layout((1, 0), (), pad, tiles=[(2, 2)], element_size_in_bits=4))
+    values = (np.arange(15) % 16 - 8).astype(np.int8).reshape(3, 5)
+    out = np.full(12, 0x77, np.uint8)
+    xs.to_linear(values, shape, out=out)
+    lanes = packing.unpack(out, 4, 24, np.dtype(np.int8))
+    offsets = packing.element_offsets(shape)
+    np.testing.assert_array_equal(lanes[offsets], values.reshape(-1))
+    padding = np.ones(24, dtype=bool)
+    padding[offsets] = False
+    assert (lanes[padding] == 7).all()
+
+
+@pytest.mark.parametrize("pad", FILLED)
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2])
+def test_narrow_float_padding(pad, dtype):
+    text = {np.dtype(ml_dtypes.bfloat16): "bf16"}.get(np.dtype(dtype)) or "f8" + np.dtype(dtype).name[7:]
+    shape = Shape(text, (3, 5), Layout((1, 0), (), pad, tiles=[(2, 4)]))
+    fill = xs.padding_fill_value(pad, dtype)
+    buffer = xs.to_linear(np.ones((3, 5), dtype), shape)
+    padding = np.ones(shape.buffer_size, dtype=bool)
+    padding[packing.element_offsets(shape)] = False
+    same(buffer[padding], np.full(padding.sum(), fill, dtype))
+    info = ml_dtypes.finfo(dtype)
+    if pad == PaddingValue.HIGHEST_PAD:
+        has_inf = np.isinf(np.array(np.inf, np.float32).astype(dtype).astype(np.float32))
+        assert float(fill) == (np.inf if has_inf else float(info.max))
+
+
+# -- ml_dtypes -----------------------------------------------------------------------
+def test_bf16_tpu_layout_round_trip():
+    shape = xs.ShapeUtil.parse_shape_string("bf16[40,300]{1,0:T(8,128)(2,1)}")
+    values = np.arange(12000, dtype=np.float32).reshape(40, 300).astype(ml_dtypes.bfloat16)
+    buffer = xs.to_linear(values, shape)
+    assert buffer.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
+    same(xs.from_linear(buffer, shape), values)
+
+
+def test_int4_arrays_pack_as_xla_packs():
+    # XLA's PackIntN: the first element in the high-order nibble.
+    shape = xs.ShapeUtil.parse_shape_string("s4[5]{0:E(4)}")
+    values = np.array([1, -2, 3, -8, 7], dtype=ml_dtypes.int4)
+    np.testing.assert_array_equal(xs.to_linear(values, shape), [0x1E, 0x38, 0x70])
+    np.testing.assert_array_equal(xs.from_linear(xs.to_linear(values, shape), shape), values.astype(np.int8))
+
+
+def test_float4_packs_its_bits():
+    shape = xs.ShapeUtil.parse_shape_string("f4e2m1fn[3]{0:E(4)}")
+    values = np.array([0.5, -6, 1], dtype=ml_dtypes.float4_e2m1fn)
+    bits = values.view(np.uint8) & 0xF
+    np.testing.assert_array_equal(xs.to_linear(values, shape), [bits[0] << 4 | bits[1], bits[2] << 4])
+    same(xs.from_linear(xs.to_linear(values, shape), shape), values)
+
+
+# -- errors --------------------------------------------------------------------------
+def test_relayout_errors():
+    row_major = xs.ShapeUtil.parse_shape_string("f32[2,3]{1,0}")
+    buffer = np.zeros(6, np.float32)
+    with pytest.raises(ValueError, match=r"relayout keeps the dimensions: .* has \(2, 3\), .* has \(3, 2\)"):
+        xs.relayout(buffer, row_major, xs.ShapeUtil.parse_shape_string("f32[3,2]{1,0}"))
+    with pytest.raises(TypeError, match=r"relayout keeps the element type: .* holds f32, .* holds s32"):
+        xs.relayout(buffer, row_major, xs.ShapeUtil.parse_shape_string("s32[2,3]{1,0}"))
+    with pytest.raises(TypeError, match=r"buffer must have dtype float32 .* got <f8"):
+        xs.relayout(buffer.astype(np.float64), row_major, row_major)
+    with pytest.raises(ValueError, match=r"buffer holds 5 elements, but shape .* needs 6"):
+        xs.relayout(buffer[:5], row_major, row_major)
+    with pytest.raises(ValueError, match=r"out holds 7 elements, but shape .* needs 6"):
+        xs.relayout(buffer, row_major, row_major, out=np.zeros(7, np.float32))

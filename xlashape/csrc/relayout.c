@@ -1,0 +1,131 @@
+/* The relayout driver of relayout.h: each box normalised into an xs_move,
+ * its form picked, and its most major axis split over the pool. */
+#include "relayout.h"
+
+#include <string.h>
+
+/* The levels, in dispatch.h's order (XS_BASELINE, XS_AVX2, XS_AVX512). */
+static const xs_relayout_kernels *const levels[] = {
+    &xs_relayout_baseline,
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    &xs_relayout_avx2,
+    &xs_relayout_avx512,
+#endif
+};
+#define XS_RELAYOUT_LEVELS ((int)(sizeof levels / sizeof levels[0]))
+
+/* A chunk should take at least this long to be worth a worker's wake-up
+ * (as a multiple of it), and hold at least this many bytes. */
+#define XS_MOVE_WAKEUPS 2.0
+#define XS_MOVE_MIN_CHUNK_BYTES (256 * 1024)
+/* A rough rate, for that sizing only: bytes moved per nanosecond. */
+#define XS_MOVE_BYTES_PER_NS 4.0
+
+/* Drop axes of count 1 and merge each axis into the next where the two are
+ * one run of the next's step in both buffers. Returns the axes left. */
+static int merge_axes(int n, int64_t *count, int64_t *ss, int64_t *ds) {
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+        if (count[k] == 1) continue;
+        count[kept] = count[k], ss[kept] = ss[k], ds[kept] = ds[k];
+        kept++;
+    }
+    int out = 0;
+    for (int k = 0; k < kept; k++) {
+        if (out > 0 && ss[out - 1] == ss[k] * count[k] && ds[out - 1] == ds[k] * count[k]) {
+            count[out - 1] *= count[k];
+            ss[out - 1] = ss[k];
+            ds[out - 1] = ds[k];
+            continue;
+        }
+        count[out] = count[k], ss[out] = ss[k], ds[out] = ds[k];
+        out++;
+    }
+    return out;
+}
+
+/* Move axis ``from`` to position ``to`` (to > from), shifting those between. */
+static void move_axis(xs_move *m, int from, int to) {
+    int64_t c = m->count[from], s = m->src_step[from], d = m->dst_step[from];
+    for (int k = from; k < to; k++) {
+        m->count[k] = m->count[k + 1];
+        m->src_step[k] = m->src_step[k + 1];
+        m->dst_step[k] = m->dst_step[k + 1];
+    }
+    m->count[to] = c, m->src_step[to] = s, m->dst_step[to] = d;
+}
+
+/* Fill ``m`` from box ``b`` of ``job``; returns 0 for an empty box. */
+static int setup_move(const xs_relayout_job *job, int b, xs_move *m) {
+    const int64_t *start = job->start + (ptrdiff_t)b * job->axes;
+    const int64_t *count = job->count + (ptrdiff_t)b * job->axes;
+    m->src = job->src;
+    m->dst = job->dst;
+    m->size = job->size;
+    for (int k = 0; k < job->axes; k++) {
+        if (count[k] == 0) return 0;
+        m->src += start[k] * job->src_step[k];
+        m->dst += start[k] * job->dst_step[k];
+        m->count[k] = count[k];
+        m->src_step[k] = job->src_step[k];
+        m->dst_step[k] = job->dst_step[k];
+    }
+    int n = merge_axes(job->axes, m->count, m->src_step, m->dst_step);
+    if (n == 0) {  /* one element */
+        m->count[0] = 1, m->src_step[0] = m->size, m->dst_step[0] = m->size;
+        n = 1;
+    }
+    int last = n - 1;
+    m->kind = XS_MOVE_GATHER;
+    if (m->dst_step[last] == m->size) {
+        if (m->src_step[last] == m->size) {
+            m->kind = XS_MOVE_RUN;
+        } else if (m->src_step[last] == 0) {
+            m->kind = XS_MOVE_FILL;
+        } else {
+            for (int k = last - 1; k >= 0; k--) {
+                if (m->src_step[k] == m->size) {
+                    move_axis(m, k, last - 1);
+                    m->kind = XS_MOVE_TRANSPOSE;
+                    break;
+                }
+            }
+        }
+    }
+    m->outer = n - (m->kind == XS_MOVE_TRANSPOSE ? 2 : 1);
+    return 1;
+}
+
+typedef struct {
+    const xs_move *move;
+    const xs_relayout_kernels *kernels;
+} chunk_arg;
+
+static ptrdiff_t run_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const chunk_arg *c = arg;
+    c->kernels->range(c->move, start, stop);
+    return -1;
+}
+
+void xs_relayout_run(const xs_relayout_job *job, int level, int threads, xs_pool_fn pool,
+                     double wake_ns) {
+    if (level < 0 || level >= XS_RELAYOUT_LEVELS) level = 0;
+    const xs_relayout_kernels *kernels = levels[level];
+    for (int b = 0; b < job->boxes; b++) {
+        xs_move m;
+        if (!setup_move(job, b, &m)) continue;
+        int64_t total = m.size;
+        for (int k = 0; k <= m.outer + (m.kind == XS_MOVE_TRANSPOSE); k++) total *= m.count[k];
+        m.stream = total >= job->stream_bytes;
+        int64_t per_row = total / m.count[0];
+        double bytes = XS_MOVE_WAKEUPS * wake_ns * XS_MOVE_BYTES_PER_NS;
+        if (bytes < XS_MOVE_MIN_CHUNK_BYTES) bytes = XS_MOVE_MIN_CHUNK_BYTES;
+        ptrdiff_t min_chunk = (ptrdiff_t)(bytes / (double)per_row) + 1;
+        if (threads > 1 && pool != NULL && m.count[0] >= 2 * min_chunk) {
+            chunk_arg arg = {&m, kernels};
+            pool(run_chunk, &arg, (ptrdiff_t)m.count[0], threads, min_chunk);
+        } else {
+            kernels->range(&m, 0, (ptrdiff_t)m.count[0]);
+        }
+    }
+}
