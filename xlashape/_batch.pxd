@@ -19,6 +19,7 @@ cdef extern from "dispatch.h" nogil:
         const uint8_t* mode
         int rows_contiguous
         int64_t* out
+        int out32
         const char* linear
         Py_ssize_t linear_step
         int linear_dtype
@@ -36,5 +37,6 @@ cdef object new_result(tuple shape, object dtype)
 cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
 cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
-                        object threads)
-cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads)
+                        object threads, object dtype=*)
+cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,
+                          object dtype=*)

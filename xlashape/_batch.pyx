@@ -381,6 +381,46 @@ cdef object _check_out(object out, tuple shape, tuple inputs):
     return _check_out_as(out, shape, inputs, np.int64, "out", False)
 
 
+# The results' dtypes besides int64: 32 bits, where every value fits.
+cdef tuple _NARROW_DTYPES = (np.dtype(np.int32), np.dtype(np.uint32))
+
+
+cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel):
+    """The dtype of a ravel or unravel result: ``dtype``, or (for None) that
+    of ``out`` where it is int32 or uint32, else int64. A 32-bit dtype only
+    where it holds every value the layout gives (ravel: every offset into
+    the buffer; unravel: every index of every dimension), else a ValueError
+    before anything is written."""
+    if dtype is None:
+        if not isinstance(out, np.ndarray) or out.dtype not in _NARROW_DTYPES:
+            return np.int64  # out's own checks name what is wrong with it
+        dtype = out.dtype
+    elif dtype is not np.int64:
+        dtype = np.dtype(dtype)
+        if dtype not in _NARROW_DTYPES:
+            if dtype == np.int64:
+                return np.int64
+            raise TypeError(f"dtype must be int64, int32 or uint32, got {dtype}")
+    else:
+        return np.int64
+    limit = np.iinfo(dtype).max
+    if ravel and plan.size - 1 > limit:
+        raise ValueError(
+            f"{dtype} cannot hold every offset of this layout: its buffer has {plan.size} "
+            f"elements (offsets up to {plan.size - 1}) and {dtype} holds at most {limit}; "
+            f"use int64"
+        )
+    if not ravel:
+        for dim, size in enumerate(plan.dimensions):
+            if size - 1 > limit:
+                raise ValueError(
+                    f"{dtype} cannot hold every index of this layout: dimension {dim} has size "
+                    f"{size} (indices up to {size - 1}) and {dtype} holds at most {limit}; "
+                    f"use int64"
+                )
+    return dtype
+
+
 cdef int dtype_code(cnp.ndarray a) except -1:
     """The xs_dtype of an integer array (csrc/plan.h)."""
     cdef int size = cnp.PyArray_ITEMSIZE(a)
@@ -466,7 +506,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
                 dtype[j] = dtype_code(a)
             item = cnp.PyArray_ITEMSIZE(a)
             # (one row is contiguous when its entries are; its row stride is unused)
-            job.rows_contiguous = codes is None and across == item and (
+            job.rows_contiguous = across == item and (
                 n <= 1 or cnp.PyArray_STRIDE(a, 0) == item * rank)
         else:
             for j in range(rank):
@@ -482,6 +522,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
         job.column_dtype = dtype
         job.mode = NULL if codes is None else <const uint8_t*> <const char*> codes
         job.out = <int64_t*> cnp.PyArray_DATA(out)
+        job.out32 = cnp.PyArray_ITEMSIZE(out) == 4
         with nogil:
             row = xs_ravel(&job, n, threads)
         return row
@@ -498,13 +539,14 @@ def ravel_array(LayoutPlan plan, cnp.ndarray indices, modes=None, out=None, thre
     holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE.
     ``out`` must not overlap ``indices`` or any array in ``sources`` (what
     the caller passed, if ``indices`` is a converted copy of it)."""
-    return _ravel_array(plan, indices, modes, out, threads, sources)
+    return _ravel_array(plan, indices, modes, out, threads, sources, np.int64)
 
 
 cdef object _ravel_array(LayoutPlan plan, cnp.ndarray indices, object modes, object out,
-                         object threads, object sources):
+                         object threads, object sources, object dtype):
     cdef Py_ssize_t n = cnp.PyArray_DIM(indices, 0), row
-    out = _check_out(out, (n,), (indices, sources))
+    out = _check_out_as(out, (n,), (indices, sources), _result_dtype(plan, out, dtype, True),
+                        "out", False)
     codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
@@ -536,8 +578,9 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
 
 
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
-                        object threads):
-    """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
+                        object threads, object dtype=np.int64):
+    """``xlashape.ravel`` on a plan: any (N, rank) integer array-like; the
+    result's ``dtype`` as _result_dtype reads it."""
     codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
     source = indices
     if codes is not None and not isinstance(indices, np.ndarray):
@@ -549,7 +592,7 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
             f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
             f"rank-{plan.rank} shape, got shape {rows.shape}"
         )
-    return _ravel_array(plan, array, codes, out, threads, indices)
+    return _ravel_array(plan, array, codes, out, threads, indices, dtype)
 
 
 # -- unravel ------------------------------------------------------------------------
@@ -577,6 +620,7 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         job.linear_step = cnp.PyArray_STRIDE(linear, 0)
         job.linear_dtype = dtype_code(linear)
         job.rows_out = <char*> cnp.PyArray_DATA(result)
+        job.out32 = cnp.PyArray_ITEMSIZE(result) == 4
         job.out_step0 = cnp.PyArray_STRIDE(result, 0)
         job.out_step1 = cnp.PyArray_STRIDE(result, 1)
         with nogil:
@@ -591,11 +635,14 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
     return out
 
 
-cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads):
-    """``xlashape.unravel`` on a plan: any 1-D integer array-like."""
+cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,
+                          object dtype=np.int64):
+    """``xlashape.unravel`` on a plan: any 1-D integer array-like; the
+    result's ``dtype`` as _result_dtype reads it."""
     linear = as_index_array(offsets, "linear indices")
     cdef cnp.ndarray array = linear
     if cnp.PyArray_NDIM(array) != 1:
         raise ValueError(f"a batch of linear indices must be 1-D, got shape {linear.shape}")
-    out = _check_out(out, (cnp.PyArray_DIM(array, 0), plan.rank), (linear, offsets))
+    out = _check_out_as(out, (cnp.PyArray_DIM(array, 0), plan.rank), (linear, offsets),
+                        _result_dtype(plan, out, dtype, False), "out", False)
     return _unravel(plan, array, out, threads)

@@ -29,13 +29,17 @@ typedef struct {
     const ptrdiff_t *column_step;  /* rank strides, in bytes */
     const int *column_dtype;       /* rank xs_dtype codes */
     const uint8_t *mode;           /* rank xs_mode codes, or NULL: all raise */
-    int rows_contiguous;           /* one C-contiguous (N, rank) array, all raise */
+    int rows_contiguous;           /* one C-contiguous (N, rank) array */
     int64_t *out;                  /* ravel: N contiguous offsets */
+    /* The results are 32-bit (int32 or uint32; the glue has checked that
+     * every valid one fits): ravel's out and unravel's rows_out hold 4-byte
+     * items. The kernels fill int64 blocks that are then narrowed. */
+    int out32;
     /* unravel */
     const char *linear;
     ptrdiff_t linear_step;         /* bytes */
     int linear_dtype;
-    char *rows_out;                /* unravel: (N, rank) int64, any strides */
+    char *rows_out;                /* unravel: (N, rank) int64 (or 32-bit), any strides */
     ptrdiff_t out_step0, out_step1;  /* bytes */
 } xs_job;
 
