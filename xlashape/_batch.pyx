@@ -37,6 +37,7 @@ cdef extern from "dispatch.h" nogil:
     int xs_select_level(int level)
     Py_ssize_t xs_ravel(const xs_job* job, Py_ssize_t n, int threads)
     Py_ssize_t xs_unravel(const xs_job* job, Py_ssize_t n, int threads)
+    void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
 
 
 cdef extern from "pool.h" nogil:
@@ -144,6 +145,19 @@ def pool_info():
     """The worker pool: workers started, and the wake-up latency measured
     when it started (ns; 0 before)."""
     return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+
+
+def traffic(src, dst):
+    """The bench's in-cache limit: read every item of ``src`` and write every
+    item of ``dst`` (C-contiguous int64 arrays, one size a multiple of the
+    other) in contiguous streams, at the CPU level in use, on this thread."""
+    cdef cnp.ndarray a = np.ascontiguousarray(src, dtype=np.int64)
+    cdef cnp.ndarray b = dst
+    if b.dtype != np.int64 or not cnp.PyArray_IS_C_CONTIGUOUS(b) or not b.flags.writeable:
+        raise ValueError("dst must be a writable C-contiguous int64 array")
+    with nogil:
+        xs_traffic(<const int64_t*> cnp.PyArray_DATA(a), cnp.PyArray_SIZE(a),
+                   <int64_t*> cnp.PyArray_DATA(b), cnp.PyArray_SIZE(b))
 
 
 # -- results ------------------------------------------------------------------------
@@ -381,8 +395,9 @@ cdef object _check_out(object out, tuple shape, tuple inputs):
     return _check_out_as(out, shape, inputs, np.int64, "out", False)
 
 
-# The results' dtypes besides int64: 32 bits, where every value fits.
-cdef tuple _NARROW_DTYPES = (np.dtype(np.int32), np.dtype(np.uint32))
+# The results' dtypes besides int64, 32 bits where every value fits, and the
+# largest value each holds.
+cdef dict _NARROW_LIMITS = {np.dtype(np.int32): 2**31 - 1, np.dtype(np.uint32): 2**32 - 1}
 
 
 cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel):
@@ -392,18 +407,20 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
     the buffer; unravel: every index of every dimension), else a ValueError
     before anything is written."""
     if dtype is None:
-        if not isinstance(out, np.ndarray) or out.dtype not in _NARROW_DTYPES:
+        if not isinstance(out, np.ndarray) or cnp.PyArray_ITEMSIZE(<cnp.ndarray> out) != 4:
             return np.int64  # out's own checks name what is wrong with it
         dtype = out.dtype
+        if dtype not in _NARROW_LIMITS:
+            return np.int64
     elif dtype is not np.int64:
         dtype = np.dtype(dtype)
-        if dtype not in _NARROW_DTYPES:
+        if dtype not in _NARROW_LIMITS:
             if dtype == np.int64:
                 return np.int64
             raise TypeError(f"dtype must be int64, int32 or uint32, got {dtype}")
     else:
         return np.int64
-    limit = np.iinfo(dtype).max
+    limit = _NARROW_LIMITS[dtype]
     if ravel and plan.size - 1 > limit:
         raise ValueError(
             f"{dtype} cannot hold every offset of this layout: its buffer has {plan.size} "

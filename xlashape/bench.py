@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 
 from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
+from ._batch import traffic
 from ._drop_ins import ravel_multi_index, unravel_index
-from .bench_peers import numba_call, numba_version
+from .bench_peers import jax_call, jax_version, numba_call, numba_version
 from .bench_plot import plot
 
 __all__ = ["Case", "add_arguments", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot", "run"]
@@ -45,6 +46,11 @@ LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
 # The default set: a few minutes on a 2-core machine.
 DEFAULT_SIZES = (10**3, 10**4, 10**5, 10**7)
 QUICK_SIZES = (10**3, 10**5)
+# Ravel's modes: every mode runs the row-major ravel cases; 'raise' runs all.
+MODES = ("raise", "clip", "wrap")
+# Bytes above which the copy limit is np.copyto (DRAM); below, the traffic
+# loop of kernels_traffic.h, which moves the bytes as the kernels do.
+IN_CACHE_BYTES = 32 << 20
 # The drop-ins' sizes; 1 is one multi-index of ints (ravel) or one int (unravel).
 DROP_IN_SIZES = (1, 10, 10**3, 10**5, 10**7)
 QUICK_DROP_IN_SIZES = (1, 10**3)
@@ -84,6 +90,7 @@ class Case:
     rank: int = 4
     dtype: str = "int64"
     layout: str = "row-major"
+    mode: str = "raise"
 
     @property
     def shape(self) -> Shape:
@@ -125,12 +132,13 @@ def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool =
     shape = case.shape
     if out:
         if case.op == "ravel":
-            return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
+            return lambda: convert.ravel(data["rows"], shape, mode=case.mode, out=data["ravel_out"],
+                                         threads=threads)
         return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
-    function, source = (convert.ravel, data["rows"]) if case.op == "ravel" else (convert.unravel, data["offsets"])
-
     def call() -> np.ndarray:
-        return function(source, shape, threads=threads)
+        if case.op == "ravel":
+            return convert.ravel(data["rows"], shape, mode=case.mode, threads=threads)
+        return convert.unravel(data["offsets"], shape, threads=threads)
 
     return call if reuse else _with_nothing_to_reuse(call)
 
@@ -157,9 +165,10 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
     widths = tuple(shape.padded_dimensions[d] for d in order)
     rows, out = data["rows"], data["unravel_out"]
     if case.op == "ravel":
-        calls = {"numpy": lambda: np.ravel_multi_index(tuple(rows[:, d] for d in order), widths)}
+        mode: Any = case.mode  # one of MODES (NumPy's stubs want a Literal)
+        calls = {"numpy": lambda: np.ravel_multi_index(tuple(rows[:, d] for d in order), widths, mode=mode)}
         if case.layout == "row-major":
-            calls["numpy a.T"] = lambda: np.ravel_multi_index(rows.T, widths)
+            calls["numpy a.T"] = lambda: np.ravel_multi_index(rows.T, widths, mode=mode)
         return calls
     if case.layout == "tiled":
         tiled = shape.tiled_dimensions
@@ -216,6 +225,21 @@ def copy_call(nbytes: int) -> Callable[[], object]:
     return lambda: np.copyto(dst, src)
 
 
+def traffic_call(case: Case) -> Callable[[], object] | None:
+    """The in-cache limit of a case: the traffic loop of kernels_traffic.h,
+    which reads and writes the operation's bytes in contiguous int64
+    streams, vectorised whole, on one thread at the level in use. None above
+    IN_CACHE_BYTES, where DRAM bounds both and np.copyto is the limit."""
+    if case.bytes_moved > IN_CACHE_BYTES:
+        return None
+    itemsize = np.dtype(case.dtype).itemsize
+    read = (case.n * case.rank if case.op == "ravel" else case.n) * itemsize // 8
+    written = case.n if case.op == "ravel" else case.n * case.rank
+    src = np.ones(max(read, 1), dtype=np.int64)
+    dst = np.zeros(max(written, 1), dtype=np.int64)
+    return lambda: traffic(src, dst)
+
+
 def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     """Nanoseconds per single-index call, IndexUtil against NumPy, rank 4."""
     shape = Case("ravel", 1).shape
@@ -251,27 +275,31 @@ def drop_in_data(n: int, seed: int = 0) -> tuple[tuple[int, ...], Any, Any]:
     return dims, columns, int(offsets) if n == 1 else offsets
 
 
-def drop_in_calls(op: str, n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def drop_in_calls(op: str, n: int, mode: str = "raise") -> tuple[Callable[[], object], Callable[[], object]]:
     """xlashape's drop-in ``op`` ('ravel_multi_index' or 'unravel_index') and
-    NumPy's function of that name, each on the same :func:`drop_in_data`."""
+    NumPy's function of that name, each on the same :func:`drop_in_data`
+    (ravel in ``mode``)."""
     dims, columns, offsets = drop_in_data(n)
-    argument = columns if op == "ravel_multi_index" else offsets
-    ours = ravel_multi_index if op == "ravel_multi_index" else unravel_index
-    theirs = getattr(np, op)
-    return (lambda: ours(argument, dims)), (lambda: theirs(argument, dims))
+    how: Any = mode  # one of MODES (the stubs want a Literal)
+    if op == "ravel_multi_index":
+        return (lambda: ravel_multi_index(columns, dims, how)), (lambda: np.ravel_multi_index(columns, dims, how))
+    return (lambda: unravel_index(offsets, dims)), (lambda: np.unravel_index(offsets, dims))
 
 
-def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int) -> list[dict[str, Any]]:
+def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int,
+                  modes: Sequence[str] = ("raise",)) -> list[dict[str, Any]]:
     """Seconds per call of the NumPy drop-ins against NumPy's own functions,
     as a user calls them (no ``out=``, default threads), rank 4 row-major,
-    interleaved round by round (see :func:`drop_in_calls`)."""
+    ravel in each of ``modes``, interleaved round by round (see
+    :func:`drop_in_calls`)."""
     records = []
     for n in sizes:
-        for op in ("ravel_multi_index", "unravel_index"):
-            ours, theirs = drop_in_calls(op, n)
+        for op, mode in [*(("ravel_multi_index", m) for m in modes), ("unravel_index", "raise")]:
+            ours, theirs = drop_in_calls(op, n, mode)
             times = interleaved_times({"xlashape": ours, "numpy": theirs}, min_time, min_rounds)
             x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
-            records.append({"op": op, "n": n, "xlashape_s": x, "numpy_s": y, "speedup": y / x})
+            records.append({"op": op, "n": n, "mode": mode, "xlashape_s": x, "numpy_s": y,
+                            "speedup": y / x})
     return records
 
 
@@ -300,7 +328,13 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         numba = numba_call(case, data)
         if numba is not None:
             calls["numba"] = numba
+        jax = jax_call(case, data)
+        if jax is not None:
+            calls["jax"] = jax
     calls["copy"] = copy_call(case.bytes_moved)
+    in_cache = traffic_call(case)
+    if in_cache is not None:
+        calls["traffic"] = in_cache
     times = interleaved_times(calls, min_time, min_repeats)
     median = {name: statistics.median(t) for name, t in times.items()}
     ours = median["xlashape"]
@@ -322,6 +356,11 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
                       numpy_meps=case.n / best / 1e6, speedup=best / ours)
     if "numba" in median:
         record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
+    if "jax" in median:
+        record.update(jax_s=median["jax"], jax_meps=case.n / median["jax"] / 1e6,
+                      jax_speedup=median["jax"] / ours)
+    if "traffic" in median:
+        record.update(traffic_s=median["traffic"], traffic_fraction=median["traffic"] / ours)
     if case.layout == "tiled":
         # The same call on the untiled layout, the two alone taking turns:
         # beside the calls above (those that allocate, above all) the
@@ -362,6 +401,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numba": numba_version(),
+        "jax": jax_version(),
         "xlashape": xlashape.__version__,
         "command": "xlashape bench " + " ".join(sys.argv[2:] if sys.argv[1:2] == ["bench"] else sys.argv[1:]),
     }
@@ -370,13 +410,13 @@ def machine() -> dict[str, Any]:
 HEADER = (
     "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
     "| copy spread | dtype | level | numba M/s | without out= M/s | without out=, no reuse M/s "
-    "| time / row-major |"
+    "| time / row-major | mode | JAX M/s | of traffic limit |"
 )
 
 
 def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
                  drop_ins: Sequence[dict[str, Any]] = ()) -> str:
-    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+    lines = [HEADER, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---|---:|---:|"]
     for r in records:
         low, high = r["copy_fraction_spread"]
         numpy_meps = f"{r['numpy_meps']:.0f}" if "numpy_meps" in r else "-"
@@ -385,21 +425,25 @@ def format_table(records: list[dict[str, Any]], scalars: list[dict[str, Any]],
         fresh = f"{r['no_out_meps']:.0f}" if "no_out_meps" in r else "-"
         unused = f"{r['no_reuse_meps']:.0f}" if "no_reuse_meps" in r else "-"
         untiled = f"{r['row_major_ratio']:.2f}" if "row_major_ratio" in r else "-"
+        jax = f"{r['jax_meps']:.0f}" if "jax_meps" in r else "-"
+        traffic_limit = f"{r['traffic_fraction']:.2f}" if "traffic_fraction" in r else "-"
         lines.append(
             f"| {r['op']} | {r['layout']} | {r['n']:.0e} | {r['threads']} | "
             f"{r['xlashape_meps']:.0f} | {numpy_meps} | {speedup} | "
             f"{r['copy_fraction']:.2f} | {low:.2f}-{high:.2f} | {r['dtype']} | {r['level']} | "
-            f"{numba} | {fresh} | {unused} | {untiled} |"
+            f"{numba} | {fresh} | {unused} | {untiled} | {r.get('mode', 'raise')} | {jax} | "
+            f"{traffic_limit} |"
         )
     lines += ["", "| one index, rank 4 | xlashape ns | NumPy ns | speedup |", "|---|---:|---:|---:|"]
     for s in scalars:
         lines.append(f"| {s['op']} | {s['xlashape_ns']:.0f} | {s['numpy_ns']:.0f} | {s['speedup']:.1f}x |")
     if drop_ins:
-        lines += ["", "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |", "|---|---:|---:|---:|---:|"]
+        lines += ["", "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup | mode |",
+                  "|---|---:|---:|---:|---:|---|"]
     for d in drop_ins:
         n = "1 (one index)" if d["n"] == 1 else f"{d['n']:.0e}"
         lines.append(f"| xs.{d['op']} | {n} | {d['xlashape_s'] * 1e6:.2f} | {d['numpy_s'] * 1e6:.2f} "
-                     f"| {d['speedup']:.1f}x |")
+                     f"| {d['speedup']:.1f}x | {d.get('mode', 'raise')} |")
     return "\n".join(lines)
 
 
@@ -410,7 +454,10 @@ def caption(info: dict[str, Any]) -> str:
         f"Python {info['python']}, NumPy {info['numpy']}{numba}, xlashape {info['xlashape']}; "
         f"command: {info['command']}. 'of copy limit': time of a single-thread np.copyto "
         "moving as many bytes (half read, half written) over xlashape's time, median over "
-        "interleaved rounds, spread = 25th-75th percentile."
+        "interleaved rounds, spread = 25th-75th percentile. 'of traffic limit' (up to "
+        f"{IN_CACHE_BYTES >> 20} MiB): the same for a vectorised loop that reads and writes "
+        "exactly the operation's bytes. JAX: jax.jit, warm, block_until_ready, with "
+        "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads."
     )
 
 
@@ -448,6 +495,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"layouts, of {', '.join(LAYOUTS)} (default: row-major,padded,tiled)")
     parser.add_argument("--levels", type=_name_list(cpu.LEVELS), metavar="L,L",
                         help="CPU levels to compare (default: the one in use)")
+    parser.add_argument("--modes", type=_name_list(MODES), metavar="M,M",
+                        help="ravel modes; 'clip' and 'wrap' run the row-major ravel cases and "
+                        "the drop-in ravel (default: raise,clip,wrap; --quick: raise)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -458,16 +508,18 @@ def run(args: argparse.Namespace) -> int:
     dtypes = args.dtypes or (["int64"] if quick else ["int64", "int32"])
     layouts = args.layouts or ["row-major", "padded", "tiled"]
     levels = args.levels or [cpu.cpu_features()["level"]]
+    modes = args.modes or (["raise"] if quick else list(MODES))
     supported = tuple(cpu.LEVELS[: cpu.LEVELS.index(str(cpu.cpu_features()["best"])) + 1])
     unsupported = [level for level in levels if level not in supported]
     if unsupported:
         raise SystemExit(f"xlashape: error: this CPU lacks the level(s) {', '.join(unsupported)}")
     cases = [
-        (Case(op, n, dtype=dtype, layout=layout), threads, level)
+        (Case(op, n, dtype=dtype, layout=layout, mode=mode), threads, level)
         for level in levels
         for op in ("ravel", "unravel")
+        for mode in (modes if op == "ravel" else ["raise"])
         for dtype in dtypes
-        for layout in layouts
+        for layout in (layouts if mode == "raise" else ["row-major"])
         for n in sizes
         for threads in thread_counts
     ]
@@ -479,7 +531,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for k, (case, threads, level) in enumerate(cases, 1):
             cpu.set_cpu_level(level)
-            print(f"[{k}/{len(cases)}] {case.op} {case.dtype} {case.layout} N={case.n:.0e} "
+            print(f"[{k}/{len(cases)}] {case.op} {case.mode} {case.dtype} {case.layout} N={case.n:.0e} "
                   f"threads={threads} level={level}", file=sys.stderr)
             records.append(run_case(case, threads, min_time, min_repeats, no_out=case.n >= 10**5))
     finally:
@@ -487,7 +539,8 @@ def run(args: argparse.Namespace) -> int:
     print("[scalar] one index at a time", file=sys.stderr)
     scalars = scalar_times(number=2000 if quick else 20000)
     print("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's", file=sys.stderr)
-    drop_ins = drop_in_times(QUICK_DROP_IN_SIZES if quick else DROP_IN_SIZES, min_time, min_repeats)
+    drop_ins = drop_in_times(QUICK_DROP_IN_SIZES if quick else DROP_IN_SIZES, min_time, min_repeats,
+                             modes)
     print(format_table(records, scalars, drop_ins))
     print("\n" + caption(info))
     if args.json:

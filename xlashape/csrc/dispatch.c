@@ -18,6 +18,7 @@ typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, pt
 typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
                                   ptrdiff_t);
 typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
+typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
 
 #define XS_DECLARE_RAVEL(TN, T, LEVEL)                                                  \
     uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
@@ -48,6 +49,7 @@ typedef struct {
     ravel_cols_fn ravel_cols[XS_NDTYPES];
     unravel_rows_fn unravel[XS_NDTYPES];
     ravel_columns_fn columns;
+    traffic_fn traffic;
 } kernel_table;
 
 #define XS_R(TN, LEVEL) (ravel_rows_fn) xs_ravel_rows_##TN##_##LEVEL
@@ -60,7 +62,7 @@ typedef struct {
       XS_C(u8, baseline), XS_C(u16, baseline), XS_C(u32, baseline), XS_C(u64, baseline)}, \
      {NULL, NULL, XS_U(i32, LEVEL), XS_U(i64, LEVEL),                                   \
       NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)},                            \
-     xs_ravel_columns_##LEVEL}
+     xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
 
 static const kernel_table tables[XS_NLEVELS] = {
     XS_TABLE(baseline),
@@ -105,6 +107,11 @@ int xs_select_level(int level) {
     active_level = level;
     active = &tables[level];
     return level;
+}
+
+void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out) {
+    if (active_level < 0) xs_select_level(-1);
+    active->traffic(in, n_in, out, n_out);
 }
 
 /* -- chunks --------------------------------------------------------------- */

@@ -4,7 +4,13 @@
  *
  * Kernels are chosen by a C switch on the index dtype and by the CPU level
  * picked once, at import (xs_select_level); a job with a tiled plan runs
- * the tiled chunks of tiled.h instead. */
+ * the tiled chunks of tiled.h instead. Ravel reads one (N, rank) array
+ * (the rows kernel), rank contiguous columns of one dtype (the fused column
+ * kernel), or any columns (the column kernels of kernels_columns.h). Under
+ * 'wrap' or 'clip' the first two run by blocks as if every dimension
+ * raised, and a block with an index out of range is redone by the column
+ * kernels in each dimension's mode: indices in range cost what they cost
+ * under 'raise'. */
 #ifndef XLASHAPE_DISPATCH_H
 #define XLASHAPE_DISPATCH_H
 
@@ -52,6 +58,11 @@ const char *xs_level_name(int level);
 int xs_select_level(int level);
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads);
+
+/* The bench's in-cache limit at the level in use: read n_in int64 and
+ * write n_out, one a multiple of the other, in contiguous streams
+ * (kernels_traffic.h). */
+void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads);
 
 #endif

@@ -19,6 +19,13 @@ uint64_t xs_ravel_columns_avx2(const xs_job *job, ptrdiff_t start, ptrdiff_t sto
 uint64_t xs_ravel_columns_avx512(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
 #endif
 
+/* The bench's traffic loop at each level (kernels_traffic.h). */
+void xs_traffic_baseline(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
+#if XS_X86_DISPATCH
+void xs_traffic_avx2(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
+void xs_traffic_avx512(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
+#endif
+
 ptrdiff_t xs_ravel_first_bad(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
 uint64_t xs_unravel_strided(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
 ptrdiff_t xs_unravel_first_bad(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);

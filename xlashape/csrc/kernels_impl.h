@@ -10,7 +10,9 @@
  * types); 8- and 16-bit offsets take the general kernel of
  * kernels_generic.c.
  *
- * Both kernels take rows [start, stop) of C-contiguous arrays and return
+ * Ravel also has a kernel of rank contiguous columns (xs_ravel_cols).
+ *
+ * The kernels take rows [start, stop) of C-contiguous arrays and return
  * nonzero when some row is bad (an index out of range, or an offset
  * outside the buffer or on padding); the caller then finds the first bad
  * row with the exact row steps of plan.h. The rank is a compile-time

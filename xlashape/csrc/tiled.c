@@ -3,7 +3,9 @@
  * here, the others in kernels_avx2.c and kernels_avx512.c; picked by the level
  * in use) where the tiling has a fast form and the batch is
  * contiguous, and the general form's row steps otherwise (any dtype and
- * strides, 'wrap' and 'clip' modes, any tiling). */
+ * strides, any tiling). Under 'wrap' and 'clip' the block kernels run by
+ * blocks, and the row steps redo, in each dimension's mode, a block in
+ * which they meet an index out of range. */
 #include "tiled.h"
 
 #include "dispatch.h"
