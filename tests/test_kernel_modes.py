@@ -100,6 +100,25 @@ def check_every_form(shape, modes, rows, threads, expected):
                              order=m2m, threads=threads), expected)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_modes_of_batches_split_over_threads(level, threads):
+    # 70000 rows: large enough to be split over the pool (the hypothesis
+    # batches above are not, before the pool has started)
+    rng = np.random.default_rng(threads)
+    shape = xs.Shape("f32", [5, 7, 3, 4], xs.Layout([2, 0, 3, 1]))
+    modes = ("wrap", "clip", "raise", "wrap")
+    rows = np.stack([rng.integers(-9, 15, 70000), rng.integers(-9, 15, 70000),
+                     rng.integers(0, 3, 70000), rng.integers(0, 4, 70000)], axis=1)
+    rows[60000:60100, 3] = -2**40
+    expected = expected_offsets(shape, modes, rows)
+    check_every_form(shape, modes, rows, threads, expected)
+    out = np.empty(70000, dtype=np.uint32)
+    np.testing.assert_array_equal(xs.ravel(rows, shape, mode=modes, out=out, threads=threads), expected)
+    rows_out = np.empty((70000, 4), dtype=np.int32)
+    np.testing.assert_array_equal(xs.unravel(expected, shape, out=rows_out, threads=threads),
+                                  xs.unravel(expected, shape))
+
+
 @pytest.mark.parametrize("mode", ["wrap", "clip"])
 def test_raise_dimensions_still_raise_beside_modes_and_name_the_first_row(level, mode):
     shape = xs.Shape("f32", [5, 7, 3])

@@ -72,6 +72,7 @@ cdef extern from *:
 
 RAISE, WRAP, CLIP = XS_RAISE, XS_WRAP, XS_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
+cdef dict _ONE_MODE = {name: bytes([code]) for name, code in MODES.items()}
 # The most threads one call uses; a larger ``threads`` runs on this many.
 MAX_THREADS = XS_POOL_MAX + 1
 # Columns kept on the stack; higher ranks allocate.
@@ -291,6 +292,8 @@ def mode_codes(mode, Py_ssize_t rank):
     kernels' codes, None when every dimension raises."""
     if mode == "raise":
         return None
+    if type(mode) is str and mode in MODES:  # the common call, first
+        return _ONE_MODE[mode] * rank
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
         raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {rank})")
@@ -449,7 +452,7 @@ cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     """``modes`` (None: every dimension 'raise'), checked against the sizes."""
     if modes is None or not any(modes):
         return None
-    if n:
+    if n and 0 in plan.dimensions:
         for dim, (code, size) in enumerate(zip(modes, plan.dimensions)):
             if code != RAISE and size == 0:
                 mode = "wrap" if code == WRAP else "clip"
