@@ -481,7 +481,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     header = (
         "| op | layout | N | threads | xlashape M/s | NumPy M/s | speedup | of copy limit "
         "| copy spread | dtype | level | numba M/s | without out= M/s "
-        "| without out=, no reuse M/s | time / row-major |"
+        "| without out=, no reuse M/s | time / row-major | mode | JAX M/s | of traffic limit |"
     )
     assert header in result.stdout.splitlines()
     rows = [line for line in result.stdout.splitlines() if line.startswith(("| ravel", "| unravel"))]
@@ -508,12 +508,20 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
             assert float(cells[14]) == pytest.approx(ratio, abs=0.005)
         else:
             assert cells[14].strip() == "-" and "row_major_s" not in case
+        # --quick: 'raise' only; JAX where installed (no tiles); the traffic
+        # loop for every in-cache case
+        assert cells[15].strip() == case["mode"] == "raise"
+        if "jax_meps" in case:
+            assert float(cells[16]) == pytest.approx(case["jax_meps"], abs=0.5)
+        else:
+            assert cells[16].strip() == "-" and (case["layout"] == "tiled" or record["machine"]["jax"] is None)
+        assert float(cells[17]) == pytest.approx(case["traffic_s"] / case["xlashape_s"], abs=0.005)
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
     # The drop-ins against NumPy's functions, one multi-index and 10^3.
     assert [(d["op"], d["n"]) for d in record["drop_ins"]] == [
         (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
     ]
-    assert "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup |" in result.stdout.splitlines()
+    assert "| drop-in, rank 4 | N | xlashape us | NumPy us | speedup | mode |" in result.stdout.splitlines()
     assert sum(line.startswith("| xs.") for line in result.stdout.splitlines()) == 4
 
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels_common.h"
 #include "kernels_generic.h"
 #include "pool.h"
 #include "tiled.h"
@@ -187,6 +188,12 @@ static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
  * then narrowed into the result. */
 #define XS_NARROW_ITEMS 1024
 
+/* out[i] = the low 32 bits of wide[i], for i < n: a loop the compiler
+ * vectorises. */
+static void narrow(uint32_t *restrict out, const int64_t *restrict wide, ptrdiff_t n) {
+    for (ptrdiff_t i = 0; i < n; i++) out[i] = (uint32_t)wide[i];
+}
+
 /* The chunk function of a job as if its results were int64. */
 static ptrdiff_t ravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
@@ -218,7 +225,7 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
         for (int j = 0; j < rank; j++) column[j] = job->column[j] + b0 * job->column_step[j];
         bad = ravel_chunk64(&block, 0, n);
         if (bad >= 0) bad += b0;
-        for (ptrdiff_t i = 0; i < n; i++) out[b0 + i] = (uint32_t)wide[i];
+        narrow(out + b0, wide, n);
     }
     if (column != stack) free(column);
     return bad;
@@ -244,11 +251,14 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
         block.linear = job->linear + b0 * job->linear_step;
         bad = unravel_chunk64(&block, 0, n);
         if (bad >= 0) bad += b0;
-        for (ptrdiff_t i = 0; i < n; i++) {
-            char *row = job->rows_out + (b0 + i) * job->out_step0;
-            for (int d = 0; d < rank; d++)
-                *(uint32_t *)(void *)(row + d * job->out_step1) = (uint32_t)wide[i * rank + d];
-        }
+        char *first = job->rows_out + b0 * job->out_step0;
+        if (job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank)
+            narrow((uint32_t *)(void *)first, wide, n * rank);  /* C-contiguous rows */
+        else
+            for (ptrdiff_t i = 0; i < n; i++)
+                for (int d = 0; d < rank; d++)
+                    *(uint32_t *)(void *)(first + i * job->out_step0 + d * job->out_step1) =
+                        (uint32_t)wide[i * rank + d];
     }
     if (wide != stack) free(wide);
     return bad;
