@@ -18,6 +18,8 @@ typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, pt
 
 typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
                                   ptrdiff_t);
+typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
+                                    ptrdiff_t);
 typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
 typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
 
@@ -25,7 +27,9 @@ typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
     uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
                                           ptrdiff_t);                                   \
     uint64_t xs_ravel_cols_##TN##_##LEVEL(const xs_plan *, const char *const *, int64_t *, \
-                                          ptrdiff_t, ptrdiff_t);
+                                          ptrdiff_t, ptrdiff_t);                        \
+    uint64_t xs_ravel_cols32_##TN##_##LEVEL(const xs_plan *, const char *const *, uint32_t *, \
+                                            ptrdiff_t, ptrdiff_t);
 #define XS_DECLARE(TN, T, LEVEL)                                                        \
     XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
     uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
@@ -48,6 +52,7 @@ XS_DECLARE(i64, int64_t, avx512)
 typedef struct {
     ravel_rows_fn ravel[XS_NDTYPES];
     ravel_cols_fn ravel_cols[XS_NDTYPES];
+    ravel_cols32_fn ravel_cols32[XS_NDTYPES];
     unravel_rows_fn unravel[XS_NDTYPES];
     ravel_columns_fn columns;
     traffic_fn traffic;
@@ -55,12 +60,15 @@ typedef struct {
 
 #define XS_R(TN, LEVEL) (ravel_rows_fn) xs_ravel_rows_##TN##_##LEVEL
 #define XS_C(TN, LEVEL) xs_ravel_cols_##TN##_##LEVEL
+#define XS_C32(TN, LEVEL) xs_ravel_cols32_##TN##_##LEVEL
 #define XS_U(TN, LEVEL) (unravel_rows_fn) xs_unravel_rows_##TN##_##LEVEL
 #define XS_TABLE(LEVEL)                                                                 \
     {{XS_R(i8, baseline), XS_R(i16, baseline), XS_R(i32, LEVEL), XS_R(i64, LEVEL),      \
       XS_R(u8, baseline), XS_R(u16, baseline), XS_R(u32, baseline), XS_R(u64, baseline)}, \
      {XS_C(i8, baseline), XS_C(i16, baseline), XS_C(i32, LEVEL), XS_C(i64, LEVEL),      \
       XS_C(u8, baseline), XS_C(u16, baseline), XS_C(u32, baseline), XS_C(u64, baseline)}, \
+     {XS_C32(i8, baseline), XS_C32(i16, baseline), XS_C32(i32, LEVEL), XS_C32(i64, LEVEL), \
+      XS_C32(u8, baseline), XS_C32(u16, baseline), XS_C32(u32, baseline), XS_C32(u64, baseline)}, \
      {NULL, NULL, XS_U(i32, LEVEL), XS_U(i64, LEVEL),                                   \
       NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)},                            \
      xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
@@ -205,11 +213,19 @@ static ptrdiff_t unravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t sto
     return job->tiled ? xs_tiled_unravel_chunk(job, start, stop) : unravel_chunk(job, start, stop);
 }
 
-/* Ravel into 32-bit offsets: each block of rows is a job of its own whose
- * columns start at the block's first row. */
+/* Ravel into 32-bit offsets: rank contiguous columns of a buffer of at
+ * most 2**31 elements (every 'raise') in 32-bit arithmetic; otherwise each
+ * block of rows is a job of its own whose columns start at the block's
+ * first row, its int64 offsets then narrowed. */
 static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const int rank = job->plan->rank;
+    if (!job->tiled && job->mode == NULL && job->plan->size <= ((uint64_t)1 << 31) &&
+        ravel_form(job) == COLUMNS) {  /* in 32-bit arithmetic, straight into out */
+        uint64_t bad = active->ravel_cols32[job->column_dtype[0]](
+            job->plan, job->column, (uint32_t *)(void *)job->out, start, stop);
+        return bad ? xs_ravel_first_bad(job, start, stop) : -1;
+    }
     int64_t wide[XS_NARROW_ITEMS];
     const char *stack[XS_MAX_UNROLLED];
     const char **column = rank <= XS_MAX_UNROLLED ? stack : malloc(rank * sizeof *column);
