@@ -169,6 +169,8 @@ def test_32_bit_results_match_int64_results(level, dtype, threads):
             got = xs.ravel(rows.astype(np.int32), shape, dtype=dtype, mode="clip", threads=threads)
             assert got.dtype == dtype
             np.testing.assert_array_equal(got, offsets)
+            got = xs.ravel(rows.astype(np.int32), shape, dtype=dtype, threads=threads)
+            np.testing.assert_array_equal(got, offsets)
             for column_dtype in (np.int32, np.uint32, np.int64, np.uint16):
                 # the transpose of a C (rank, N) array: contiguous columns,
                 # raveled in 32-bit arithmetic straight into out
@@ -193,8 +195,9 @@ def test_32_bit_results_name_the_first_bad_row(level):
     for dtype, value in ((np.int32, -1), (np.int32, 256), (np.uint32, 2**32 - 1), (np.int64, 2**32 + 1)):
         columns = np.zeros((4, 5000), dtype=dtype)
         columns[2, 3000:] = value  # later bad rows too: the first is named
-        with pytest.raises(xs.IndexOutOfBoundsError, match="at row 3000 of the batch"):
-            xs.ravel(columns.T, shape, dtype=np.uint32)
+        for batch in (columns.T, np.ascontiguousarray(columns.T)):  # columns, then rows
+            with pytest.raises(xs.IndexOutOfBoundsError, match="at row 3000 of the batch"):
+                xs.ravel(batch, shape, dtype=np.uint32)
     offsets = np.zeros(5000, dtype=np.int64)
     offsets[4001] = 64 * 128 * 256 * 32
     with pytest.raises(xs.IndexOutOfBoundsError, match="row 4001"):

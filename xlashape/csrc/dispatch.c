@@ -19,7 +19,7 @@ typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, pt
 typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
                                   ptrdiff_t);
 typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
-                                    ptrdiff_t);
+                                    ptrdiff_t, int);
 typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
 typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
 
@@ -29,7 +29,7 @@ typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
     uint64_t xs_ravel_cols_##TN##_##LEVEL(const xs_plan *, const char *const *, int64_t *, \
                                           ptrdiff_t, ptrdiff_t);                        \
     uint64_t xs_ravel_cols32_##TN##_##LEVEL(const xs_plan *, const char *const *, uint32_t *, \
-                                            ptrdiff_t, ptrdiff_t);
+                                            ptrdiff_t, ptrdiff_t, int);
 #define XS_DECLARE(TN, T, LEVEL)                                                        \
     XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
     uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
@@ -213,17 +213,18 @@ static ptrdiff_t unravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t sto
     return job->tiled ? xs_tiled_unravel_chunk(job, start, stop) : unravel_chunk(job, start, stop);
 }
 
-/* Ravel into 32-bit offsets: rank contiguous columns of a buffer of at
+/* Ravel into 32-bit offsets: rows or contiguous columns of a buffer of at
  * most 2**31 elements (every 'raise') in 32-bit arithmetic; otherwise each
  * block of rows is a job of its own whose columns start at the block's
  * first row, its int64 offsets then narrowed. */
 static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const int rank = job->plan->rank;
+    enum ravel_form form = ravel_form(job);
     if (!job->tiled && job->mode == NULL && job->plan->size <= ((uint64_t)1 << 31) &&
-        ravel_form(job) == COLUMNS) {  /* in 32-bit arithmetic, straight into out */
+        form != GENERAL && rank <= XS_MAX_UNROLLED) {  /* in 32-bit arithmetic, straight into out */
         uint64_t bad = active->ravel_cols32[job->column_dtype[0]](
-            job->plan, job->column, (uint32_t *)(void *)job->out, start, stop);
+            job->plan, job->column, (uint32_t *)(void *)job->out, start, stop, form == ROWS);
         return bad ? xs_ravel_first_bad(job, start, stop) : -1;
     }
     int64_t wide[XS_NARROW_ITEMS];

@@ -168,13 +168,14 @@ uint64_t XS_FN(xs_ravel_cols)(const xs_plan *p, const char *const *column, int64
     }
 }
 
-/* Ravel of R contiguous columns of XS_T into 32-bit offsets, in 32-bit
- * arithmetic, for a buffer of at most 2**31 elements: every term of a
- * valid row then fits, and a 32-bit index is checked in 32 bits, so that a
- * vector holds twice the rows. */
+/* Ravel of R columns of XS_T into 32-bit offsets, in 32-bit arithmetic,
+ * for a buffer of at most 2**31 elements: every term of a valid row then
+ * fits, and a 32-bit index is checked in 32 bits, so that a vector holds
+ * twice the rows. Row i of column j is column[j][i * step]: step 1 for
+ * contiguous columns, R for the columns of one C-contiguous (N, R) array. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
         const xs_plan *p, const char *const *column, uint32_t *restrict out, ptrdiff_t start,
-        ptrdiff_t stop, const int R) {
+        ptrdiff_t stop, const int R, const int step) {
     const XS_T *c[XS_MAX_UNROLLED];
     uint64_t extent[XS_MAX_UNROLLED];
     uint32_t extent32[XS_MAX_UNROLLED], stride[XS_MAX_UNROLLED], bad32 = 0;
@@ -189,31 +190,40 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
         uint32_t acc = 0;
         XS_UNROLL_DIMS
         for (int j = 0; j < R; j++) {
+            const XS_T v = c[j][i * step];
             if (sizeof(XS_T) == 4)  /* a negative int32 becomes at least 2**31 */
-                bad32 |= (uint32_t)c[j][i] >= extent32[j];
+                bad32 |= (uint32_t)v >= extent32[j];
             else
-                bad |= (uint64_t)c[j][i] >= extent[j];
-            acc += (uint32_t)c[j][i] * stride[j];
+                bad |= (uint64_t)v >= extent[j];
+            acc += (uint32_t)v * stride[j];
         }
         out[i] = acc;
     }
     return bad | bad32;
 }
 
-/* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) contiguous
- * columns of XS_T into 32-bit offsets, where the buffer has at most 2**31
- * elements; nonzero when some index is out of range. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
+        const xs_plan *p, const char *const *column, uint32_t *out, ptrdiff_t start,
+        ptrdiff_t stop, int rows, const int R) {
+    return rows ? XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R)
+                : XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, 1);
+}
+
+/* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) columns of XS_T
+ * into 32-bit offsets, where the buffer has at most 2**31 elements: the
+ * columns contiguous, or (``rows``) those of one C-contiguous (N, rank)
+ * array; nonzero when some index is out of range. */
 uint64_t XS_FN(xs_ravel_cols32)(const xs_plan *p, const char *const *column, uint32_t *out,
-                                ptrdiff_t start, ptrdiff_t stop) {
+                                ptrdiff_t start, ptrdiff_t stop, int rows) {
     switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 1);
-    case 2: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 2);
-    case 3: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 3);
-    case 4: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 4);
-    case 5: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 5);
-    case 6: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 6);
-    case 7: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 7);
-    default: return XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, 8);
+    case 1: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 1);
+    case 2: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 2);
+    case 3: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 3);
+    case 4: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 4);
+    case 5: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 5);
+    case 6: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 6);
+    case 7: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 7);
+    default: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 8);
     }
 }
 
