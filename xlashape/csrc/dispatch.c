@@ -213,20 +213,11 @@ static ptrdiff_t unravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t sto
     return job->tiled ? xs_tiled_unravel_chunk(job, start, stop) : unravel_chunk(job, start, stop);
 }
 
-/* Ravel into 32-bit offsets: rows or contiguous columns of a buffer of at
- * most 2**31 elements (every 'raise') in 32-bit arithmetic; otherwise each
- * block of rows is a job of its own whose columns start at the block's
- * first row, its int64 offsets then narrowed. */
-static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
-    const xs_job *job = arg;
+/* Ravel into 32-bit offsets by blocks of rows, each a job of its own whose
+ * columns start at the block's first row, its int64 offsets then
+ * narrowed. */
+static ptrdiff_t ravel_narrowed(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
     const int rank = job->plan->rank;
-    enum ravel_form form = ravel_form(job);
-    if (!job->tiled && job->mode == NULL && job->plan->size <= ((uint64_t)1 << 31) &&
-        form != GENERAL && rank <= XS_MAX_UNROLLED) {  /* in 32-bit arithmetic, straight into out */
-        uint64_t bad = active->ravel_cols32[job->column_dtype[0]](
-            job->plan, job->column, (uint32_t *)(void *)job->out, start, stop, form == ROWS);
-        return bad ? xs_ravel_first_bad(job, start, stop) : -1;
-    }
     int64_t wide[XS_NARROW_ITEMS];
     const char *stack[XS_MAX_UNROLLED];
     const char **column = rank <= XS_MAX_UNROLLED ? stack : malloc(rank * sizeof *column);
@@ -246,6 +237,30 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     }
     if (column != stack) free(column);
     return bad;
+}
+
+/* Ravel into 32-bit offsets: rows or contiguous columns of a buffer of at
+ * most 2**31 elements in 32-bit arithmetic, straight into out (under
+ * 'wrap' or 'clip' by blocks, a block with an index out of range redone by
+ * ravel_narrowed); other jobs by ravel_narrowed. */
+static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    enum ravel_form form = job->tiled ? GENERAL : ravel_form(job);
+    if (form == GENERAL || job->plan->size > ((uint64_t)1 << 31) || job->plan->rank > XS_MAX_UNROLLED)
+        return ravel_narrowed(job, start, stop);
+    ravel_cols32_fn kernel = active->ravel_cols32[job->column_dtype[0]];
+    uint32_t *out = (uint32_t *)(void *)job->out;
+    if (job->mode == NULL)
+        return kernel(job->plan, job->column, out, start, stop, form == ROWS)
+                   ? xs_ravel_first_bad(job, start, stop) : -1;
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
+        ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
+        if (kernel(job->plan, job->column, out, b0, b1, form == ROWS)) {
+            ptrdiff_t bad = ravel_narrowed(job, b0, b1);
+            if (bad >= 0) return bad;
+        }
+    }
+    return -1;
 }
 
 /* Unravel into 32-bit indices: each block of offsets is unravelled into
