@@ -187,7 +187,7 @@ def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
     assert head.startswith("xlashape bench on ")
     frames = progress.split("\r")
     assert "\n" not in progress.rstrip("\n") and len(frames) > 4
-    assert any(frame.startswith("[1/4] ravel int64 row-major N=1e+03") for frame in frames)
+    assert any(frame.startswith("[1/4] ravel raise int64 row-major N=1e+03") for frame in frames)
     assert all(len(frame) <= WIDTH for frame in frames)
     assert frames[-1].strip() == ""  # cleared, so the summary starts on a clean line
 

@@ -481,9 +481,10 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     markdown = (tmp_path / "bench.md").read_text().splitlines()
     header = next(line for line in markdown if line.startswith("| op "))
     names = [c.strip() for c in header.split("|")[1:-1]]
-    assert names[:6] == ["op", "layout", "N", "threads", "dtype", "level"]
+    assert names[:7] == ["op", "layout", "mode", "N", "threads", "dtype", "level"]
     assert {"xlashape M/s", "NumPy M/s", "speedup", "of copy limit", "copy spread",
-            "without out= M/s", "without out=, no reuse M/s", "time / row-major"} <= set(names)
+            "without out= M/s", "without out=, no reuse M/s", "time / row-major",
+            "of traffic limit"} <= set(names)
     column = {name: k for k, name in enumerate(names)}
     rows = [line for line in markdown if re.match(r"\| (un)?ravel +\| [a-z-]+ +\| ", line)]
     assert "[1/" in result.stderr  # progress
@@ -499,8 +500,8 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert all(c["xlashape_s"] > 0 and c["copy_s"] > 0 and c["numpy_s"] for c in cases)
     table = [[c.strip() for c in line.split("|")[1:-1]] for line in rows]
     for cells, case in zip(table, cases, strict=True):
-        assert cells[:4] == [case["op"], case["layout"], f"{case['n']:.0e}".replace("e+0", "e"),
-                             str(case["threads"])]
+        assert cells[:5] == [case["op"], case["layout"], case["mode"],
+                             f"{case['n']:.0e}".replace("e+0", "e"), str(case["threads"])]
         assert float(cells[column["xlashape M/s"]]) == pytest.approx(
             case["n"] / case["xlashape_s"] / 1e6, abs=0.5)
         assert float(cells[column["speedup"]].strip("x")) == pytest.approx(case["speedup"], abs=0.05)
@@ -512,21 +513,33 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
             assert float(ratio_cell) == pytest.approx(ratio, abs=0.005)
         else:
             assert ratio_cell == "-" and "row_major_s" not in case
+        # --quick: 'raise' only; JAX where installed (no tiles); the traffic
+        # loop for every in-cache case
+        assert cells[column["mode"]] == case["mode"] == "raise"
+        if "jax_meps" in case:
+            assert float(cells[column["JAX M/s"]]) == pytest.approx(case["jax_meps"], abs=0.5)
+        elif "JAX M/s" in column:
+            assert cells[column["JAX M/s"]] == "-"
+            assert case["layout"] == "tiled" or record["machine"]["jax"] is None
+        assert float(cells[column["of traffic limit"]]) == pytest.approx(
+            case["traffic_s"] / case["xlashape_s"], abs=0.005)
     assert [s["op"] for s in record["scalar"]] == ["ravel", "unravel"]
     # The drop-ins against NumPy's functions, one multi-index and 10^3, then
     # issue 22's argument forms.
     sized = [d for d in record["drop_ins"] if "form" not in d]
-    assert [(d["op"], d["n"]) for d in sized] == [
-        (op, n) for n in (1, 10**3) for op in ("ravel_multi_index", "unravel_index")
+    assert [(d["op"], d["n"], d["mode"]) for d in sized] == [
+        (op, n, mode) for n in (1, 10**3)
+        for op, mode in [("ravel_multi_index", m) for m in ("raise", "clip", "wrap")]
+        + [("unravel_index", "raise")]
     ]
     drop_in_header = next(line for line in markdown if line.startswith("| drop-in (rank 4"))
     assert [c.strip() for c in drop_in_header.split("|")[1:-1]] == [
-        "drop-in (rank 4; forms rank 2)", "N", "xlashape us", "NumPy us", "speedup"]
+        "drop-in (rank 4; forms rank 2)", "N", "mode", "xlashape us", "NumPy us", "speedup"]
     from xlashape.bench import drop_in_forms
 
     forms = [d["form"] for d in record["drop_ins"] if "form" in d]
     assert forms == list(drop_in_forms())
-    assert sum(line.startswith("| xs.") for line in markdown) == 4 + len(forms)
+    assert sum(line.startswith("| xs.") for line in markdown) == 8 + len(forms)
 
 
 def test_bench_plot_draws_a_png(cli, tmp_path):

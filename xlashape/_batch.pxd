@@ -19,6 +19,7 @@ cdef extern from "dispatch.h" nogil:
         const uint8_t* mode
         int rows_contiguous
         int64_t* out
+        int out32
         const char* linear
         Py_ssize_t linear_step
         int linear_dtype
@@ -46,5 +47,6 @@ cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int thre
 cdef double pool_wake_ns() noexcept nogil
 cdef int kernel_level() noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
-                        object threads)
-cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads)
+                        object threads, object dtype=*)
+cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,
+                          object dtype=*)

@@ -37,6 +37,7 @@ cdef extern from "dispatch.h" nogil:
     int xs_select_level(int level)
     Py_ssize_t xs_ravel(const xs_job* job, Py_ssize_t n, int threads)
     Py_ssize_t xs_unravel(const xs_job* job, Py_ssize_t n, int threads)
+    void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
 
 
 cdef extern from "pool.h" nogil:
@@ -73,6 +74,7 @@ cdef extern from *:
 
 RAISE, WRAP, CLIP = XS_RAISE, XS_WRAP, XS_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
+cdef dict _ONE_MODE = {name: bytes([code]) for name, code in MODES.items()}
 # The most threads one call uses; a larger ``threads`` runs on this many.
 MAX_THREADS = XS_POOL_MAX + 1
 # Columns kept on the stack; higher ranks allocate.
@@ -159,6 +161,19 @@ def pool_info():
     """The worker pool: workers started, and the wake-up latency measured
     when it started (ns; 0 before)."""
     return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+
+
+def traffic(src, dst):
+    """The bench's in-cache limit: read every item of ``src`` and write every
+    item of ``dst`` (C-contiguous int64 arrays, one size a multiple of the
+    other) in contiguous streams, at the CPU level in use, on this thread."""
+    cdef cnp.ndarray a = np.ascontiguousarray(src, dtype=np.int64)
+    cdef cnp.ndarray b = dst
+    if b.dtype != np.int64 or not cnp.PyArray_IS_C_CONTIGUOUS(b) or not b.flags.writeable:
+        raise ValueError("dst must be a writable C-contiguous int64 array")
+    with nogil:
+        xs_traffic(<const int64_t*> cnp.PyArray_DATA(a), cnp.PyArray_SIZE(a),
+                   <int64_t*> cnp.PyArray_DATA(b), cnp.PyArray_SIZE(b))
 
 
 # -- results ------------------------------------------------------------------------
@@ -295,6 +310,8 @@ def mode_codes(mode, Py_ssize_t rank):
     kernels' codes, None when every dimension raises."""
     if mode == "raise":
         return None
+    if type(mode) is str and mode in MODES:  # the common call, first
+        return _ONE_MODE[mode] * rank
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
         raise ValueError(
@@ -403,6 +420,49 @@ cdef object _check_out(object out, tuple shape, tuple inputs):
     return _check_out_as(out, shape, inputs, np.int64, "out", False)
 
 
+# The results' dtypes besides int64, 32 bits where every value fits, and the
+# largest value each holds.
+cdef dict _NARROW_LIMITS = {np.dtype(np.int32): 2**31 - 1, np.dtype(np.uint32): 2**32 - 1}
+
+
+cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel):
+    """The dtype of a ravel or unravel result: ``dtype``, or (for None) that
+    of ``out`` where it is int32 or uint32, else int64. A 32-bit dtype only
+    where it holds every value the layout gives (ravel: every offset into
+    the buffer; unravel: every index of every dimension), else a ValueError
+    before anything is written."""
+    if dtype is None:
+        if not isinstance(out, np.ndarray) or cnp.PyArray_ITEMSIZE(<cnp.ndarray> out) != 4:
+            return np.int64  # out's own checks name what is wrong with it
+        dtype = out.dtype
+        if dtype not in _NARROW_LIMITS:
+            return np.int64
+    elif dtype is not np.int64:
+        dtype = np.dtype(dtype)
+        if dtype not in _NARROW_LIMITS:
+            if dtype == np.int64:
+                return np.int64
+            raise TypeError(f"dtype must be int64, int32 or uint32, got {dtype}")
+    else:
+        return np.int64
+    limit = _NARROW_LIMITS[dtype]
+    if ravel and plan.size - 1 > limit:
+        raise ValueError(
+            f"{dtype} cannot hold every offset of this layout: its buffer has {plan.size} "
+            f"elements (offsets up to {plan.size - 1}) and {dtype} holds at most {limit}; "
+            f"use int64"
+        )
+    if not ravel:
+        for dim, size in enumerate(plan.dimensions):
+            if size - 1 > limit:
+                raise ValueError(
+                    f"{dtype} cannot hold every index of this layout: dimension {dim} has size "
+                    f"{size} (indices up to {size - 1}) and {dtype} holds at most {limit}; "
+                    f"use int64"
+                )
+    return dtype
+
+
 cdef int dtype_code(cnp.ndarray a) except -1:
     """The xs_dtype of an integer array (csrc/plan.h)."""
     cdef int size = cnp.PyArray_ITEMSIZE(a)
@@ -414,7 +474,7 @@ cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     """``modes`` (None: every dimension 'raise'), checked against the sizes."""
     if modes is None or not any(modes):
         return None
-    if n:
+    if n and 0 in plan.dimensions:
         for dim, (code, size) in enumerate(zip(modes, plan.dimensions)):
             if code != RAISE and size == 0:
                 mode = "wrap" if code == WRAP else "clip"
@@ -488,7 +548,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
                 dtype[j] = dtype_code(a)
             item = cnp.PyArray_ITEMSIZE(a)
             # (one row is contiguous when its entries are; its row stride is unused)
-            job.rows_contiguous = codes is None and across == item and (
+            job.rows_contiguous = across == item and (
                 n <= 1 or cnp.PyArray_STRIDE(a, 0) == item * rank)
         else:
             for j in range(rank):
@@ -504,6 +564,7 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
         job.column_dtype = dtype
         job.mode = NULL if codes is None else <const uint8_t*> <const char*> codes
         job.out = <int64_t*> cnp.PyArray_DATA(out)
+        job.out32 = cnp.PyArray_ITEMSIZE(out) == 4
         with nogil:
             row = xs_ravel(&job, n, threads)
         return row
@@ -520,13 +581,14 @@ def ravel_array(LayoutPlan plan, cnp.ndarray indices, modes=None, out=None, thre
     holds one of RAISE, WRAP, CLIP per dimension; None means all RAISE.
     ``out`` must not overlap ``indices`` or any array in ``sources`` (what
     the caller passed, if ``indices`` is a converted copy of it)."""
-    return _ravel_array(plan, indices, modes, out, threads, sources)
+    return _ravel_array(plan, indices, modes, out, threads, sources, np.int64)
 
 
 cdef object _ravel_array(LayoutPlan plan, cnp.ndarray indices, object modes, object out,
-                         object threads, object sources):
+                         object threads, object sources, object dtype):
     cdef Py_ssize_t n = cnp.PyArray_DIM(indices, 0), row
-    out = _check_out(out, (n,), (indices, sources))
+    out = _check_out_as(out, (n,), (indices, sources), _result_dtype(plan, out, dtype, True),
+                        "out", False)
     codes = _mode_codes(modes, plan, n)
     if plan.rank == 0:
         out.fill(0)
@@ -558,8 +620,9 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
 
 
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
-                        object threads):
-    """``xlashape.ravel`` on a plan: any (N, rank) integer array-like."""
+                        object threads, object dtype=np.int64):
+    """``xlashape.ravel`` on a plan: any (N, rank) integer array-like; the
+    result's ``dtype`` as _result_dtype reads it."""
     codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
     source = indices
     if codes is not None and not isinstance(indices, np.ndarray):
@@ -571,7 +634,7 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
             f"a batch of multi-indices must be an (N, {plan.rank}) array for a "
             f"rank-{plan.rank} shape, got shape {rows.shape}"
         )
-    return _ravel_array(plan, array, codes, out, threads, indices)
+    return _ravel_array(plan, array, codes, out, threads, indices, dtype)
 
 
 # -- unravel ------------------------------------------------------------------------
@@ -599,6 +662,7 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         job.linear_step = cnp.PyArray_STRIDE(linear, 0)
         job.linear_dtype = dtype_code(linear)
         job.rows_out = <char*> cnp.PyArray_DATA(result)
+        job.out32 = cnp.PyArray_ITEMSIZE(result) == 4
         job.out_step0 = cnp.PyArray_STRIDE(result, 0)
         job.out_step1 = cnp.PyArray_STRIDE(result, 1)
         with nogil:
@@ -613,11 +677,14 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
     return out
 
 
-cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads):
-    """``xlashape.unravel`` on a plan: any 1-D integer array-like."""
+cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,
+                          object dtype=np.int64):
+    """``xlashape.unravel`` on a plan: any 1-D integer array-like; the
+    result's ``dtype`` as _result_dtype reads it."""
     linear = as_index_array(offsets, "linear indices")
     cdef cnp.ndarray array = linear
     if cnp.PyArray_NDIM(array) != 1:
         raise ValueError(f"a batch of linear indices must be 1-D, got shape {linear.shape}")
-    out = _check_out(out, (cnp.PyArray_DIM(array, 0), plan.rank), (linear, offsets))
+    out = _check_out_as(out, (cnp.PyArray_DIM(array, 0), plan.rank), (linear, offsets),
+                        _result_dtype(plan, out, dtype, False), "out", False)
     return _unravel(plan, array, out, threads)

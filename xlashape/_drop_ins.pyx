@@ -448,8 +448,7 @@ cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, obj
     job.column_step = step
     job.column_dtype = dtype
     # (one row is contiguous when its entries are; its row stride is unused)
-    job.rows_contiguous = job.mode == NULL and across == item and (
-        n <= 1 or down == item * rank)
+    job.rows_contiguous = across == item and (n <= 1 or down == item * rank)
     result = _new_result(1, &n)
     job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
     return result if _run_ravel(plan, &job, n, threads) else None

@@ -48,8 +48,9 @@ from typing import Any
 import numpy as np
 
 from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
+from ._batch import traffic
 from ._drop_ins import ravel_multi_index, unravel_index
-from .bench_peers import numba_call, numba_version
+from .bench_peers import jax_call, jax_version, numba_call, numba_version
 from .bench_plot import plot
 from .bench_report import (
     WIDTH,
@@ -74,6 +75,11 @@ LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
 DEFAULT_SIZES = (10**3, 10**4, 10**5, 10**7)
 # The default grid: seconds.
 QUICK_SIZES = (10**3, 10**5)
+# Ravel's modes: every mode runs the row-major ravel cases; 'raise' runs all.
+MODES = ("raise", "clip", "wrap")
+# Bytes above which the copy limit is np.copyto (DRAM); below, the traffic
+# loop of kernels_traffic.h, which moves the bytes as the kernels do.
+IN_CACHE_BYTES = 32 << 20
 # The drop-ins' sizes; 1 is one multi-index of ints (ravel) or one int (unravel).
 DROP_IN_SIZES = (1, 10, 10**3, 10**5, 10**7)
 QUICK_DROP_IN_SIZES = (1, 10**3)
@@ -113,6 +119,7 @@ class Case:
     rank: int = 4
     dtype: str = "int64"
     layout: str = "row-major"
+    mode: str = "raise"
 
     @property
     def shape(self) -> Shape:
@@ -154,12 +161,13 @@ def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool =
     shape = case.shape
     if out:
         if case.op == "ravel":
-            return lambda: convert.ravel(data["rows"], shape, out=data["ravel_out"], threads=threads)
+            return lambda: convert.ravel(data["rows"], shape, mode=case.mode, out=data["ravel_out"],
+                                         threads=threads)
         return lambda: convert.unravel(data["offsets"], shape, out=data["unravel_out"], threads=threads)
-    function, source = (convert.ravel, data["rows"]) if case.op == "ravel" else (convert.unravel, data["offsets"])
-
     def call() -> np.ndarray:
-        return function(source, shape, threads=threads)
+        if case.op == "ravel":
+            return convert.ravel(data["rows"], shape, mode=case.mode, threads=threads)
+        return convert.unravel(data["offsets"], shape, threads=threads)
 
     return call if reuse else _with_nothing_to_reuse(call)
 
@@ -186,9 +194,10 @@ def numpy_equivalents(case: Case, data: dict[str, Any]) -> dict[str, Callable[[]
     widths = tuple(shape.padded_dimensions[d] for d in order)
     rows, out = data["rows"], data["unravel_out"]
     if case.op == "ravel":
-        calls = {"numpy": lambda: np.ravel_multi_index(tuple(rows[:, d] for d in order), widths)}
+        mode: Any = case.mode  # one of MODES (NumPy's stubs want a Literal)
+        calls = {"numpy": lambda: np.ravel_multi_index(tuple(rows[:, d] for d in order), widths, mode=mode)}
         if case.layout == "row-major":
-            calls["numpy a.T"] = lambda: np.ravel_multi_index(rows.T, widths)
+            calls["numpy a.T"] = lambda: np.ravel_multi_index(rows.T, widths, mode=mode)
         return calls
     if case.layout == "tiled":
         tiled = shape.tiled_dimensions
@@ -245,6 +254,21 @@ def copy_call(nbytes: int) -> Callable[[], object]:
     return lambda: np.copyto(dst, src)
 
 
+def traffic_call(case: Case) -> Callable[[], object] | None:
+    """The in-cache limit of a case: the traffic loop of kernels_traffic.h,
+    which reads and writes the operation's bytes in contiguous int64
+    streams, vectorised whole, on one thread at the level in use. None above
+    IN_CACHE_BYTES, where DRAM bounds both and np.copyto is the limit."""
+    if case.bytes_moved > IN_CACHE_BYTES:
+        return None
+    itemsize = np.dtype(case.dtype).itemsize
+    read = (case.n * case.rank if case.op == "ravel" else case.n) * itemsize // 8
+    written = case.n if case.op == "ravel" else case.n * case.rank
+    src = np.ones(max(read, 1), dtype=np.int64)
+    dst = np.zeros(max(written, 1), dtype=np.int64)
+    return lambda: traffic(src, dst)
+
+
 def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     """Nanoseconds per single-index call, IndexUtil against NumPy, rank 4."""
     shape = Case("ravel", 1).shape
@@ -280,14 +304,15 @@ def drop_in_data(n: int, seed: int = 0) -> tuple[tuple[int, ...], Any, Any]:
     return dims, columns, int(offsets) if n == 1 else offsets
 
 
-def drop_in_calls(op: str, n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def drop_in_calls(op: str, n: int, mode: str = "raise") -> tuple[Callable[[], object], Callable[[], object]]:
     """xlashape's drop-in ``op`` ('ravel_multi_index' or 'unravel_index') and
-    NumPy's function of that name, each on the same :func:`drop_in_data`."""
+    NumPy's function of that name, each on the same :func:`drop_in_data`
+    (ravel in ``mode``)."""
     dims, columns, offsets = drop_in_data(n)
-    argument = columns if op == "ravel_multi_index" else offsets
-    ours = ravel_multi_index if op == "ravel_multi_index" else unravel_index
-    theirs = getattr(np, op)
-    return (lambda: ours(argument, dims)), (lambda: theirs(argument, dims))
+    how: Any = mode  # one of MODES (the stubs want a Literal)
+    if op == "ravel_multi_index":
+        return (lambda: ravel_multi_index(columns, dims, how)), (lambda: np.ravel_multi_index(columns, dims, how))
+    return (lambda: unravel_index(offsets, dims)), (lambda: np.unravel_index(offsets, dims))
 
 
 def drop_in_forms() -> dict[str, tuple[str, tuple[Any, ...]]]:
@@ -307,18 +332,20 @@ def drop_in_forms() -> dict[str, tuple[str, tuple[Any, ...]]]:
     }
 
 
-def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int) -> list[dict[str, Any]]:
+def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int,
+                  modes: Sequence[str] = ("raise",)) -> list[dict[str, Any]]:
     """Seconds per call of the NumPy drop-ins against NumPy's own functions,
     as a user calls them (no ``out=``, default threads), rank 4 row-major,
-    then each of :func:`drop_in_forms` (``form`` names it), interleaved
-    round by round (see :func:`drop_in_calls`)."""
+    ravel in each of ``modes``, then each of :func:`drop_in_forms` (``form``
+    names it), interleaved round by round (see :func:`drop_in_calls`)."""
     records = []
     for n in sizes:
-        for op in ("ravel_multi_index", "unravel_index"):
-            ours, theirs = drop_in_calls(op, n)
+        for op, mode in [*(("ravel_multi_index", m) for m in modes), ("unravel_index", "raise")]:
+            ours, theirs = drop_in_calls(op, n, mode)
             times = interleaved_times({"xlashape": ours, "numpy": theirs}, min_time, min_rounds)
             x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
-            records.append({"op": op, "n": n, "xlashape_s": x, "numpy_s": y, "speedup": y / x})
+            records.append({"op": op, "n": n, "mode": mode, "xlashape_s": x, "numpy_s": y,
+                            "speedup": y / x})
     for form, (op, args) in drop_in_forms().items():
         drop_in = ravel_multi_index if op == "ravel_multi_index" else unravel_index
         calls: dict[str, Callable[[], object]] = {
@@ -355,7 +382,13 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         numba = numba_call(case, data)
         if numba is not None:
             calls["numba"] = numba
+        jax = jax_call(case, data)
+        if jax is not None:
+            calls["jax"] = jax
     calls["copy"] = copy_call(case.bytes_moved)
+    in_cache = traffic_call(case)
+    if in_cache is not None:
+        calls["traffic"] = in_cache
     times = interleaved_times(calls, min_time, min_repeats)
     median = {name: statistics.median(t) for name, t in times.items()}
     ours = median["xlashape"]
@@ -377,6 +410,11 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
                       numpy_meps=case.n / best / 1e6, speedup=best / ours)
     if "numba" in median:
         record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
+    if "jax" in median:
+        record.update(jax_s=median["jax"], jax_meps=case.n / median["jax"] / 1e6,
+                      jax_speedup=median["jax"] / ours)
+    if "traffic" in median:
+        record.update(traffic_s=median["traffic"], traffic_fraction=median["traffic"] / ours)
     if case.layout == "tiled":
         # The same call on the untiled layout, the two alone taking turns:
         # beside the calls above (those that allocate, above all) the
@@ -417,6 +455,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numba": numba_version(),
+        "jax": jax_version(),
         "xlashape": xlashape.__version__,
         "command": "xlashape bench " + " ".join(sys.argv[2:] if sys.argv[1:2] == ["bench"] else sys.argv[1:]),
     }
@@ -432,6 +471,14 @@ def _why_no_numba() -> str | None:
     return None if numba_version() else "numba not installed (pip install numba adds its column)"
 
 
+def _why_no_jax() -> str | None:
+    return None if jax_version() else 'JAX not installed (pip install ".[jax]" adds its column)'
+
+
+def _mode(record: dict[str, Any]) -> str:
+    return str(record.get("mode", "raise"))
+
+
 SUMMARY_LABEL = 45  # the summary's label column
 # The summary's lines per operation, a cell per layout (None: no value).
 SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
@@ -442,6 +489,7 @@ SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
 CASE_COLUMNS = (
     Column("op", field("op"), key=True),
     Column("layout", field("layout"), key=True),
+    Column("mode", _mode, key=True),
     Column("N", lambda r: _sizes_text([r["n"]]), key=True),
     Column("threads", field("threads"), key=True),
     Column("dtype", field("dtype"), key=True),
@@ -451,7 +499,9 @@ CASE_COLUMNS = (
     Column("speedup", field("speedup", ".1f", "x")),
     Column("of copy limit", field("copy_fraction", ".2f")),
     Column("copy spread", lambda r: _spread(r)),
+    Column("of traffic limit", field("traffic_fraction", ".2f")),
     Column("numba M/s", field("numba_meps", ".0f"), why_empty=_why_no_numba),
+    Column("JAX M/s", field("jax_meps", ".0f"), why_empty=_why_no_jax),
     Column("without out= M/s", field("no_out_meps", ".0f")),
     Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
     Column("time / row-major", field("row_major_ratio", ".2f")),
@@ -465,6 +515,7 @@ SCALAR_COLUMNS = (
 DROP_IN_COLUMNS = (
     Column("drop-in (rank 4; forms rank 2)", lambda r: f"xs.{r.get('form', r['op'])}", key=True),
     Column("N", lambda r: "1 (one index)" if r["n"] == 1 else _sizes_text([r["n"]]), key=True),
+    Column("mode", _mode, key=True),
     Column("xlashape us", field("xlashape_s", ".2f", scale=1e6)),
     Column("NumPy us", field("numpy_s", ".2f", scale=1e6)),
     Column("speedup", field("speedup", ".1f", "x")),
@@ -537,7 +588,10 @@ def caption(info: dict[str, Any]) -> str:
         f"Python {info['python']}, NumPy {info['numpy']}{numba}, xlashape {info['xlashape']}; "
         f"command: {info['command']}. 'of copy limit': time of a single-thread np.copyto "
         "moving as many bytes (half read, half written) over xlashape's time, median over "
-        "interleaved rounds, spread = 25th-75th percentile."
+        "interleaved rounds, spread = 25th-75th percentile. 'of traffic limit' (up to "
+        f"{IN_CACHE_BYTES >> 20} MiB): the same for a vectorised loop that reads and writes "
+        "exactly the operation's bytes. JAX: jax.jit, warm, block_until_ready, with "
+        "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads."
     )
 
 
@@ -616,6 +670,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="CPU levels to compare (default: the one in use)")
     parser.add_argument("--relayout", action="store_true",
                         help="time to_linear and from_linear instead (xlashape.bench_relayout)")
+    parser.add_argument("--modes", type=_name_list(MODES), metavar="M,M",
+                        help="ravel modes; 'clip' and 'wrap' run the row-major ravel cases "
+                        "(default: raise; --long: raise,clip,wrap) and the drop-in ravel "
+                        "(default: raise,clip,wrap)")
 
 
 # -- memory ------------------------------------------------------------------------
@@ -704,16 +762,18 @@ def run(args: argparse.Namespace) -> int:
     dtypes = args.dtypes or (["int64", "int32"] if long else ["int64"])
     layouts = args.layouts or ["row-major", "padded", "tiled"]
     levels = args.levels or [cpu.cpu_features()["level"]]
+    modes = args.modes or (list(MODES) if long else ["raise"])
     supported = tuple(cpu.LEVELS[: cpu.LEVELS.index(str(cpu.cpu_features()["best"])) + 1])
     unsupported = [level for level in levels if level not in supported]
     if unsupported:
         raise CommandError(f"this CPU lacks the level(s) {', '.join(unsupported)}", EXIT_USAGE)
     cases = [
-        (Case(op, n, dtype=dtype, layout=layout), threads, level)
+        (Case(op, n, dtype=dtype, layout=layout, mode=mode), threads, level)
         for level in levels
         for op in ("ravel", "unravel")
+        for mode in (modes if op == "ravel" else ["raise"])
         for dtype in dtypes
-        for layout in layouts
+        for layout in (layouts if mode == "raise" else ["row-major"])
         for n in sizes
         for threads in thread_counts
     ]
@@ -729,14 +789,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         for k, (case, threads, level) in enumerate(cases, 1):
             cpu.set_cpu_level(level)
-            progress(f"[{k}/{len(cases)}] {case.op} {case.dtype} {case.layout} N={case.n:.0e} "
+            progress(f"[{k}/{len(cases)}] {case.op} {case.mode} {case.dtype} {case.layout} N={case.n:.0e} "
                      f"threads={threads} level={level}")
             records.append(run_case(case, threads, min_time, min_repeats, no_out=case.n >= 10**5))
         cpu.set_cpu_level(previous)
         progress("[scalar] one index at a time")
         scalars += scalar_times(number=20000 if long else 2000)
         progress("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's")
-        drop_ins += drop_in_times(DROP_IN_SIZES if long else QUICK_DROP_IN_SIZES, min_time, min_repeats)
+        drop_ins += drop_in_times(DROP_IN_SIZES if long else QUICK_DROP_IN_SIZES, min_time, min_repeats,
+                                  args.modes or MODES)
     except KeyboardInterrupt:
         interrupted = True
     finally:

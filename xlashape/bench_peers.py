@@ -1,6 +1,13 @@
-"""numba's plain loops, the optional peer of ``xlashape bench`` and the
-benchmark grid: one per direction, bounds-checked as xlashape is (an index
-out of range raises), compiled for this machine by numba's JIT."""
+"""The optional peers of ``xlashape bench`` and the benchmark grid.
+
+numba's plain loops: one per direction, bounds-checked as xlashape is (an
+index out of range raises), compiled for this machine by numba's JIT.
+
+JAX: ``jax.jit`` of ``jnp.ravel_multi_index`` / ``jnp.unravel_index`` on
+the case's columns, XLA's own compiled loop, timed warm with the result's
+``block_until_ready()``. JAX computes integers in 32 bits unless
+``jax_enable_x64`` is set; the peer sets it, so that JAX reads and writes
+the case's dtype as xlashape does."""
 
 from __future__ import annotations
 
@@ -15,6 +22,11 @@ try:  # imported by name: Any to mypy whether or not numba is installed
     numba = importlib.import_module("numba")
 except ImportError:  # the peer is skipped
     numba = None
+jax: Any
+try:
+    jax = importlib.import_module("jax")
+except ImportError:  # the peer is skipped
+    jax = None
 
 
 def _ravel(rows: Any, strides: Any, extents: Any, out: Any) -> Any:
@@ -76,5 +88,37 @@ def numba_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
         call = ravel_call(case.shape, data["rows"], data["ravel_out"])
     else:
         call = unravel_call(case.shape, data["offsets"], data["unravel_out"])
+    call()
+    return call
+
+
+def jax_version() -> str | None:
+    """JAX's version, or None when it is not installed."""
+    return None if jax is None else str(jax.__version__)
+
+
+def jax_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
+    """JAX's jitted call for a bench case (compiled and run once here), or
+    None without JAX or for a tiled layout. Like NumPy's equivalent, it
+    takes the multi-index reordered major-to-minor with the padded widths
+    as dims (JAX knows only C order). Under jit JAX cannot raise: 'raise'
+    cases run its 'clip' mode, the closest, which also checks nothing."""
+    if jax is None or case.shape.layout.tiles:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    jnp = importlib.import_module("jax.numpy")
+    shape = case.shape
+    order = shape.layout.major_to_minor
+    widths = tuple(shape.padded_dimensions[d] for d in order)
+    call: Callable[[], Any]
+    if case.op == "ravel":
+        columns = tuple(jnp.asarray(data["rows"][:, d].copy()) for d in order)
+        mode = "clip" if case.mode == "raise" else case.mode
+        ravel = jax.jit(lambda *c: jnp.ravel_multi_index(c, widths, mode=mode))
+        call = lambda: ravel(*columns).block_until_ready()  # noqa: E731
+    else:
+        offsets = jnp.asarray(data["offsets"])
+        unravel = jax.jit(lambda f: jnp.unravel_index(f, widths))
+        call = lambda: [a.block_until_ready() for a in unravel(offsets)]  # noqa: E731
     call()
     return call

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels_common.h"
 #include "kernels_generic.h"
 #include "pool.h"
 #include "tiled.h"
@@ -15,9 +16,20 @@ typedef uint64_t (*ravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrd
 typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
                                     ptrdiff_t, ptrdiff_t, ptrdiff_t);
 
+typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
+                                  ptrdiff_t);
+typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
+                                    ptrdiff_t, int);
+typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
+typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
+
 #define XS_DECLARE_RAVEL(TN, T, LEVEL)                                                  \
     uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
-                                          ptrdiff_t);
+                                          ptrdiff_t);                                   \
+    uint64_t xs_ravel_cols_##TN##_##LEVEL(const xs_plan *, const char *const *, int64_t *, \
+                                          ptrdiff_t, ptrdiff_t);                        \
+    uint64_t xs_ravel_cols32_##TN##_##LEVEL(const xs_plan *, const char *const *, uint32_t *, \
+                                            ptrdiff_t, ptrdiff_t, int);
 #define XS_DECLARE(TN, T, LEVEL)                                                        \
     XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
     uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
@@ -39,25 +51,36 @@ XS_DECLARE(i64, int64_t, avx512)
 
 typedef struct {
     ravel_rows_fn ravel[XS_NDTYPES];
+    ravel_cols_fn ravel_cols[XS_NDTYPES];
+    ravel_cols32_fn ravel_cols32[XS_NDTYPES];
     unravel_rows_fn unravel[XS_NDTYPES];
+    ravel_columns_fn columns;
+    traffic_fn traffic;
 } kernel_table;
 
 #define XS_R(TN, LEVEL) (ravel_rows_fn) xs_ravel_rows_##TN##_##LEVEL
+#define XS_C(TN, LEVEL) xs_ravel_cols_##TN##_##LEVEL
+#define XS_C32(TN, LEVEL) xs_ravel_cols32_##TN##_##LEVEL
 #define XS_U(TN, LEVEL) (unravel_rows_fn) xs_unravel_rows_##TN##_##LEVEL
-#define XS_TABLE(I32, I64)                                                              \
-    {{XS_R(i8, baseline), XS_R(i16, baseline), XS_R(i32, I32), XS_R(i64, I64),          \
+#define XS_TABLE(LEVEL)                                                                 \
+    {{XS_R(i8, baseline), XS_R(i16, baseline), XS_R(i32, LEVEL), XS_R(i64, LEVEL),      \
       XS_R(u8, baseline), XS_R(u16, baseline), XS_R(u32, baseline), XS_R(u64, baseline)}, \
-     {NULL, NULL, XS_U(i32, I32), XS_U(i64, I64),                                       \
-      NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)}}
+     {XS_C(i8, baseline), XS_C(i16, baseline), XS_C(i32, LEVEL), XS_C(i64, LEVEL),      \
+      XS_C(u8, baseline), XS_C(u16, baseline), XS_C(u32, baseline), XS_C(u64, baseline)}, \
+     {XS_C32(i8, baseline), XS_C32(i16, baseline), XS_C32(i32, LEVEL), XS_C32(i64, LEVEL), \
+      XS_C32(u8, baseline), XS_C32(u16, baseline), XS_C32(u32, baseline), XS_C32(u64, baseline)}, \
+     {NULL, NULL, XS_U(i32, LEVEL), XS_U(i64, LEVEL),                                   \
+      NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)},                            \
+     xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
 
 static const kernel_table tables[XS_NLEVELS] = {
-    XS_TABLE(baseline, baseline),
+    XS_TABLE(baseline),
 #if XS_X86_DISPATCH
-    XS_TABLE(avx2, avx2),
-    XS_TABLE(avx512, avx512),
+    XS_TABLE(avx2),
+    XS_TABLE(avx512),
 #else
-    XS_TABLE(baseline, baseline),
-    XS_TABLE(baseline, baseline),
+    XS_TABLE(baseline),
+    XS_TABLE(baseline),
 #endif
 };
 
@@ -95,22 +118,60 @@ int xs_select_level(int level) {
     return level;
 }
 
-/* -- chunks --------------------------------------------------------------- */
-
-static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
-    const xs_job *job = arg;
-    uint64_t bad;
-    if (job->rows_contiguous)
-        bad = active->ravel[job->column_dtype[0]](job->plan, job->column[0], job->out, start,
-                                                  stop);
-    else
-        bad = xs_ravel_columns(job, start, stop);
-    return bad ? xs_ravel_first_bad(job, start, stop) : -1;
+void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out) {
+    if (active_level < 0) xs_select_level(-1);
+    active->traffic(in, n_in, out, n_out);
 }
+
+/* -- chunks --------------------------------------------------------------- */
 
 static int itemsize(int dtype) {
     static const int sizes[XS_NDTYPES] = {1, 2, 4, 8, 1, 2, 4, 8};
     return sizes[dtype];
+}
+
+/* How a ravel job's rows are read: one (N, rank) array, rank contiguous
+ * columns of one dtype (the fused column kernel), or any columns. */
+enum ravel_form { ROWS, COLUMNS, GENERAL };
+
+static enum ravel_form ravel_form(const xs_job *job) {
+    if (job->rows_contiguous) return ROWS;
+    int dtype = job->column_dtype[0];
+    if (job->plan->rank > XS_MAX_UNROLLED) return GENERAL;
+    for (int j = 0; j < job->plan->rank; j++)
+        if (job->column_dtype[j] != dtype || job->column_step[j] != itemsize(dtype))
+            return GENERAL;
+    return COLUMNS;
+}
+
+/* The raise kernel of a ROWS or COLUMNS job: nonzero when some index in
+ * rows [start, stop) is out of range. */
+static uint64_t ravel_raise(const xs_job *job, enum ravel_form form, ptrdiff_t start,
+                            ptrdiff_t stop) {
+    int dtype = job->column_dtype[0];
+    if (form == ROWS) return active->ravel[dtype](job->plan, job->column[0], job->out, start, stop);
+    return active->ravel_cols[dtype](job->plan, job->column, job->out, start, stop);
+}
+
+static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    enum ravel_form form = ravel_form(job);
+    uint64_t bad = 0;
+    if (form == GENERAL) {
+        bad = active->columns(job, start, stop);
+    } else if (job->mode == NULL) {
+        bad = ravel_raise(job, form, start, stop);
+    } else {
+        /* 'wrap' or 'clip' dimensions: the raise kernel by blocks, so that
+         * indices in range cost what they cost under 'raise'; a block in
+         * which it meets one out of range is redone exactly, each column
+         * in its mode. */
+        for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
+            ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
+            if (ravel_raise(job, form, b0, b1)) bad |= active->columns(job, b0, b1);
+        }
+    }
+    return bad ? xs_ravel_first_bad(job, start, stop) : -1;
 }
 
 static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
@@ -126,6 +187,113 @@ static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     else
         bad = xs_unravel_strided(job, start, stop);
     return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+}
+
+/* -- 32-bit results ---------------------------------------------------------- */
+
+/* Rows per block of a 32-bit ravel, and items per block of a 32-bit
+ * unravel: the kernels fill an int64 block on the stack, and the block is
+ * then narrowed into the result. */
+#define XS_NARROW_ITEMS 1024
+
+/* out[i] = the low 32 bits of wide[i], for i < n: a loop the compiler
+ * vectorises. */
+static void narrow(uint32_t *restrict out, const int64_t *restrict wide, ptrdiff_t n) {
+    for (ptrdiff_t i = 0; i < n; i++) out[i] = (uint32_t)wide[i];
+}
+
+/* The chunk function of a job as if its results were int64. */
+static ptrdiff_t ravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    return job->tiled ? xs_tiled_ravel_chunk(job, start, stop) : ravel_chunk(job, start, stop);
+}
+
+static ptrdiff_t unravel_chunk64(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    return job->tiled ? xs_tiled_unravel_chunk(job, start, stop) : unravel_chunk(job, start, stop);
+}
+
+/* Ravel into 32-bit offsets by blocks of rows, each a job of its own whose
+ * columns start at the block's first row, its int64 offsets then
+ * narrowed. */
+static ptrdiff_t ravel_narrowed(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
+    const int rank = job->plan->rank;
+    int64_t wide[XS_NARROW_ITEMS];
+    const char *stack[XS_MAX_UNROLLED];
+    const char **column = rank <= XS_MAX_UNROLLED ? stack : malloc(rank * sizeof *column);
+    if (column == NULL) return start;  /* no memory: reported as this row, never silently */
+    uint32_t *out = (uint32_t *)(void *)job->out;
+    xs_job block = *job;
+    block.column = column;
+    block.out = wide;
+    block.out32 = 0;
+    ptrdiff_t bad = -1;
+    for (ptrdiff_t b0 = start; b0 < stop && bad < 0; b0 += XS_NARROW_ITEMS) {
+        ptrdiff_t n = stop - b0 < XS_NARROW_ITEMS ? stop - b0 : XS_NARROW_ITEMS;
+        for (int j = 0; j < rank; j++) column[j] = job->column[j] + b0 * job->column_step[j];
+        bad = ravel_chunk64(&block, 0, n);
+        if (bad >= 0) bad += b0;
+        narrow(out + b0, wide, n);
+    }
+    if (column != stack) free(column);
+    return bad;
+}
+
+/* Ravel into 32-bit offsets: rows or contiguous columns of a buffer of at
+ * most 2**31 elements in 32-bit arithmetic, straight into out (under
+ * 'wrap' or 'clip' by blocks, a block with an index out of range redone by
+ * ravel_narrowed); other jobs by ravel_narrowed. */
+static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    enum ravel_form form = job->tiled ? GENERAL : ravel_form(job);
+    if (form == GENERAL || job->plan->size > ((uint64_t)1 << 31) || job->plan->rank > XS_MAX_UNROLLED)
+        return ravel_narrowed(job, start, stop);
+    ravel_cols32_fn kernel = active->ravel_cols32[job->column_dtype[0]];
+    uint32_t *out = (uint32_t *)(void *)job->out;
+    if (job->mode == NULL)
+        return kernel(job->plan, job->column, out, start, stop, form == ROWS)
+                   ? xs_ravel_first_bad(job, start, stop) : -1;
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
+        ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
+        if (kernel(job->plan, job->column, out, b0, b1, form == ROWS)) {
+            ptrdiff_t bad = ravel_narrowed(job, b0, b1);
+            if (bad >= 0) return bad;
+        }
+    }
+    return -1;
+}
+
+/* Unravel into 32-bit indices: each block of offsets is unravelled into
+ * C-contiguous int64 rows, then narrowed into the result's strides. */
+static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_job *job = arg;
+    const int rank = job->plan->rank;
+    int64_t stack[XS_NARROW_ITEMS];
+    const ptrdiff_t rows = rank == 0 ? XS_NARROW_ITEMS : rank > XS_NARROW_ITEMS ? 1 : XS_NARROW_ITEMS / rank;
+    int64_t *wide = rank <= XS_NARROW_ITEMS ? stack : malloc(rank * sizeof *wide);
+    if (wide == NULL) return start;  /* no memory: reported as this row, never silently */
+    xs_job block = *job;
+    block.rows_out = (char *)wide;
+    block.out_step0 = rank * (ptrdiff_t)sizeof *wide;
+    block.out_step1 = sizeof *wide;
+    block.out32 = 0;
+    ptrdiff_t bad = -1;
+    for (ptrdiff_t b0 = start; b0 < stop && bad < 0; b0 += rows) {
+        ptrdiff_t n = stop - b0 < rows ? stop - b0 : rows;
+        block.linear = job->linear + b0 * job->linear_step;
+        bad = unravel_chunk64(&block, 0, n);
+        if (bad >= 0) bad += b0;
+        char *first = job->rows_out + b0 * job->out_step0;
+        if (job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank)
+            narrow((uint32_t *)(void *)first, wide, n * rank);  /* C-contiguous rows */
+        else
+            for (ptrdiff_t i = 0; i < n; i++)
+                for (int d = 0; d < rank; d++)
+                    *(uint32_t *)(void *)(first + i * job->out_step0 + d * job->out_step1) =
+                        (uint32_t)wide[i * rank + d];
+    }
+    if (wide != stack) free(wide);
+    return bad;
 }
 
 /* -- hand-off -------------------------------------------------------------- */
@@ -176,10 +344,10 @@ static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(job->tiled ? xs_tiled_ravel_chunk : ravel_chunk, job, n, threads, 0);
+    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, job, n, threads, 0);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(job->tiled ? xs_tiled_unravel_chunk : unravel_chunk, job, n, threads, 1);
+    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, job, n, threads, 1);
 }

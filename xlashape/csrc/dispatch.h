@@ -4,7 +4,13 @@
  *
  * Kernels are chosen by a C switch on the index dtype and by the CPU level
  * picked once, at import (xs_select_level); a job with a tiled plan runs
- * the tiled chunks of tiled.h instead. */
+ * the tiled chunks of tiled.h instead. Ravel reads one (N, rank) array
+ * (the rows kernel), rank contiguous columns of one dtype (the fused column
+ * kernel), or any columns (the column kernels of kernels_columns.h). Under
+ * 'wrap' or 'clip' the first two run by blocks as if every dimension
+ * raised, and a block with an index out of range is redone by the column
+ * kernels in each dimension's mode: indices in range cost what they cost
+ * under 'raise'. */
 #ifndef XLASHAPE_DISPATCH_H
 #define XLASHAPE_DISPATCH_H
 
@@ -29,13 +35,17 @@ typedef struct {
     const ptrdiff_t *column_step;  /* rank strides, in bytes */
     const int *column_dtype;       /* rank xs_dtype codes */
     const uint8_t *mode;           /* rank xs_mode codes, or NULL: all raise */
-    int rows_contiguous;           /* one C-contiguous (N, rank) array, all raise */
+    int rows_contiguous;           /* one C-contiguous (N, rank) array */
     int64_t *out;                  /* ravel: N contiguous offsets */
+    /* The results are 32-bit (int32 or uint32; the glue has checked that
+     * every valid one fits): ravel's out and unravel's rows_out hold 4-byte
+     * items. The kernels fill int64 blocks that are then narrowed. */
+    int out32;
     /* unravel */
     const char *linear;
     ptrdiff_t linear_step;         /* bytes */
     int linear_dtype;
-    char *rows_out;                /* unravel: (N, rank) int64, any strides */
+    char *rows_out;                /* unravel: (N, rank) int64 (or 32-bit), any strides */
     ptrdiff_t out_step0, out_step1;  /* bytes */
 } xs_job;
 
@@ -48,6 +58,11 @@ const char *xs_level_name(int level);
 int xs_select_level(int level);
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads);
+
+/* The bench's in-cache limit at the level in use: read n_in int64 and
+ * write n_out, one a multiple of the other, in contiguous streams
+ * (kernels_traffic.h). */
+void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads);
 
 #endif

@@ -20,6 +20,7 @@
 #define XS_LEVEL avx512
 #include "kernels_wide.h"
 #include "kernels_columns.h"
+#include "kernels_traffic.h"
 #include "tiled_kernels.h"
 
 #if defined(__clang__)

@@ -60,3 +60,4 @@
 #undef XS_UNRAVEL
 
 #include "kernels_columns.h"
+#include "kernels_traffic.h"

@@ -1,55 +1,104 @@
-/* Ravel of separate columns (NumPy's multi_index form), one column at a
- * time: add one column's share of rows [start, stop) into out, for each
- * index type, and say whether some index was out of range. Included by
- * each level's kernel file (kernels_baseline.c, and kernels_avx2.c and
- * kernels_avx512.c after their target pragmas) with XS_LEVEL defined, so
- * that the compiler vectorises the same loop for each level (AVX-512's
- * 64-bit multiply and unsigned compares make it about 3x the baseline
- * loop); xs_ravel_columns (kernels_generic.c) takes the running level's
- * table, xs_add_column_<level>. */
+/* Ravel of separate columns, one column at a time, at one CPU level: any
+ * index dtypes and strides, and the 'wrap' and 'clip' modes. It serves the
+ * multi_index forms the fused column kernel (kernels_impl.h) does not, and
+ * redoes exactly, in each dimension's mode, a block in which the raise
+ * kernels found an index out of range (dispatch.c).
+ *
+ * Included by each level's kernel file (kernels_baseline.c, and
+ * kernels_avx2.c and kernels_avx512.c after their target pragmas) with
+ * XS_LEVEL defined, so that the compiler vectorises the same loops for
+ * each level; exports xs_ravel_columns_<level>, dispatch.c's entry. */
 #include "kernels_generic.h"
 
-#define XS_COLUMN_CAT_(a, b, c) a##_##b##_##c
-#define XS_COLUMN_CAT(a, b, c) XS_COLUMN_CAT_(a, b, c)
-#define XS_COLUMN_FN(TN) XS_COLUMN_CAT(add_column, TN, XS_LEVEL)
+#define XS_COLUMN_CAT_(a, b) a##_##b
+#define XS_COLUMN_CAT(a, b) XS_COLUMN_CAT_(a, b)
+#define XS_COLUMN_FN(name) XS_COLUMN_CAT(name, XS_LEVEL)
 
-#define XS_COLUMN(T, TN)                                                                \
-    static uint64_t XS_COLUMN_FN(TN)(const char *column, ptrdiff_t step,               \
-                                     int64_t *restrict out, ptrdiff_t start,           \
-                                     ptrdiff_t stop, uint64_t extent, uint64_t stride, \
-                                     int first) {                                      \
-        uint64_t bad = 0;                                                               \
-        if (step == (ptrdiff_t)sizeof(T)) {                                             \
-            const T *restrict c = (const T *)column;                                   \
-            for (ptrdiff_t i = start; i < stop; i++) {                                  \
-                uint64_t v = (uint64_t)c[i];                                            \
-                bad |= v >= extent;                                                     \
-                out[i] = (int64_t)((first ? 0 : (uint64_t)out[i]) + v * stride);        \
-            }                                                                           \
-        } else {                                                                        \
-            for (ptrdiff_t i = start; i < stop; i++) {                                  \
-                uint64_t v = (uint64_t)*(const T *)(column + i * step);                 \
-                bad |= v >= extent;                                                     \
-                out[i] = (int64_t)((first ? 0 : (uint64_t)out[i]) + v * stride);        \
-            }                                                                           \
-        }                                                                               \
-        return bad;                                                                     \
+/* Add one column's share of rows [start, stop) into out (``first``: out
+ * is unset): the index at column + i * step, an item of xs_dtype
+ * ``dtype``, taken in ``mode``. Returns nonzero when an index of a 'raise'
+ * column is out of range. 'clip' is a branch-free min and max; 'wrap'
+ * checks as 'raise' does and, only where some index of the rows was out of
+ * range, corrects those rows by the exact xs_resolve_index, so that
+ * in-range indices cost no division. dtype, mode, first and (for a
+ * contiguous column) step are compile-time constants. */
+static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_pass)(
+        const char *column, const ptrdiff_t step, int64_t *restrict out, ptrdiff_t start,
+        ptrdiff_t stop, uint64_t extent, uint64_t stride, const int dtype, const int mode,
+        const int first) {
+    uint64_t bad = 0;
+    for (ptrdiff_t i = start; i < stop; i++) {
+        uint64_t v = xs_load_index(column + i * step, dtype);
+        if (mode == XS_CLIP) {
+            uint64_t low = xs_dtype_signed(dtype) && (int64_t)v < 0;
+            v = v >= extent ? extent - 1 : v;
+            v = low ? 0 : v;
+        } else {
+            bad |= v >= extent;
+        }
+        out[i] = (int64_t)((first ? 0 : (uint64_t)out[i]) + v * stride);
     }
-XS_COLUMN(int8_t, i8)
-XS_COLUMN(int16_t, i16)
-XS_COLUMN(int32_t, i32)
-XS_COLUMN(int64_t, i64)
-XS_COLUMN(uint8_t, u8)
-XS_COLUMN(uint16_t, u16)
-XS_COLUMN(uint32_t, u32)
-XS_COLUMN(uint64_t, u64)
+    if (mode != XS_WRAP || !bad) return bad;
+    for (ptrdiff_t i = start; i < stop; i++) {
+        uint64_t v = xs_load_index(column + i * step, dtype);
+        if (v >= extent)  /* out[i] holds v * stride: add the difference, modulo 2**64 */
+            out[i] = (int64_t)((uint64_t)out[i] +
+                               (xs_resolve_index(v, dtype, extent, XS_WRAP) - v) * stride);
+    }
+    return 0;
+}
 
-const xs_add_column_fn XS_COLUMN_CAT(xs_add_column, XS_LEVEL, table)[XS_NDTYPES] = {
-    XS_COLUMN_FN(i8), XS_COLUMN_FN(i16), XS_COLUMN_FN(i32), XS_COLUMN_FN(i64),
-    XS_COLUMN_FN(u8), XS_COLUMN_FN(u16), XS_COLUMN_FN(u32), XS_COLUMN_FN(u64),
-};
+/* xs_column_pass with ``mode`` and ``first`` as constants, and a contiguous
+ * column's step too. */
+static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_typed)(
+        const char *column, ptrdiff_t step, int64_t *out, ptrdiff_t start, ptrdiff_t stop,
+        uint64_t extent, uint64_t stride, const int dtype, int mode, int first) {
+    const ptrdiff_t size = dtype % 4 == 0 ? 1 : dtype % 4 == 1 ? 2 : dtype % 4 == 2 ? 4 : 8;
+    if (step == size) {
+        if (mode == XS_CLIP)
+            return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_CLIP, 1)
+                         : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_CLIP, 0);
+        if (mode == XS_WRAP)
+            return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_WRAP, 1)
+                         : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_WRAP, 0);
+        return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_RAISE, 1)
+                     : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_RAISE, 0);
+    }
+    if (mode == XS_CLIP)
+        return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_CLIP, first);
+    if (mode == XS_WRAP)
+        return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_WRAP, first);
+    return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_RAISE, first);
+}
 
-#undef XS_COLUMN
+static uint64_t XS_COLUMN_FN(xs_column)(const char *column, ptrdiff_t step, int64_t *out,
+                                        ptrdiff_t start, ptrdiff_t stop, uint64_t extent,
+                                        uint64_t stride, int dtype, int mode, int first) {
+    switch (dtype) {
+    case XS_I8: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I8, mode, first);
+    case XS_I16: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I16, mode, first);
+    case XS_I32: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I32, mode, first);
+    case XS_I64: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I64, mode, first);
+    case XS_U8: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U8, mode, first);
+    case XS_U16: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U16, mode, first);
+    case XS_U32: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U32, mode, first);
+    default: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U64, mode, first);
+    }
+}
+
+uint64_t XS_COLUMN_FN(xs_ravel_columns)(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
+    const xs_plan *p = job->plan;
+    uint64_t bad = 0;
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
+        ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
+        for (int j = 0; j < p->rank; j++)
+            bad |= XS_COLUMN_FN(xs_column)(job->column[j], job->column_step[j], job->out, b0, b1,
+                                           p->extent[j], p->stride[j], job->column_dtype[j],
+                                           job->mode ? job->mode[j] : XS_RAISE, j == 0);
+    }
+    return bad;
+}
+
 #undef XS_COLUMN_FN
 #undef XS_COLUMN_CAT
 #undef XS_COLUMN_CAT_

@@ -10,7 +10,9 @@
  * types); 8- and 16-bit offsets take the general kernel of
  * kernels_generic.c.
  *
- * Both kernels take rows [start, stop) of C-contiguous arrays and return
+ * Ravel also has a kernel of rank contiguous columns (xs_ravel_cols).
+ *
+ * The kernels take rows [start, stop) of C-contiguous arrays and return
  * nonzero when some row is bad (an index out of range, or an offset
  * outside the buffer or on padding); the caller then finds the first bad
  * row with the exact row steps of plan.h. The rank is a compile-time
@@ -107,6 +109,123 @@ uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
 }
 
 #undef XS_RAVEL_RANK
+
+/* -- ravel of columns ------------------------------------------------------ */
+
+/* Ravel of R contiguous columns of XS_T (NumPy's multi_index form, and a
+ * (rank, N) array read in place): each row's R indices are read from the
+ * R columns at once, so that each column streams through once and out is
+ * written once, in a loop written for the compiler to vectorise.
+ * ``narrow``: every extent and stride fits in 32 bits, so that a
+ * 32x32-bit product serves (an index that does not fit is out of range,
+ * and flagged). */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_ranked)(
+        const xs_plan *p, const char *const *column, int64_t *restrict out, ptrdiff_t start,
+        ptrdiff_t stop, const int R, const int narrow) {
+    const XS_T *c[XS_MAX_UNROLLED];
+    uint64_t extent[XS_MAX_UNROLLED], stride[XS_MAX_UNROLLED], bad = 0;
+    for (int j = 0; j < R; j++) {
+        c[j] = (const XS_T *)column[j];
+        extent[j] = p->extent[j];
+        stride[j] = p->stride[j];
+    }
+    for (ptrdiff_t i = start; i < stop; i++) {
+        uint64_t acc = 0;
+        XS_UNROLL_DIMS
+        for (int j = 0; j < R; j++) {
+            uint64_t v = (uint64_t)c[j][i];  /* a negative becomes huge */
+            bad |= v >= extent[j];
+            acc += narrow ? (uint64_t)(uint32_t)v * (uint32_t)stride[j] : v * stride[j];
+        }
+        out[i] = (int64_t)acc;
+    }
+    return bad;
+}
+
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
+        const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
+        ptrdiff_t stop, int narrow, const int R) {
+    return narrow ? XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 1)
+                  : XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 0);
+}
+
+/* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) contiguous
+ * columns of XS_T; nonzero when some index is out of range. */
+uint64_t XS_FN(xs_ravel_cols)(const xs_plan *p, const char *const *column, int64_t *out,
+                              ptrdiff_t start, ptrdiff_t stop) {
+    int narrow = 1;
+    for (int j = 0; j < p->rank; j++)
+        narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
+    switch (p->rank) {
+    case 1: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 1);
+    case 2: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 2);
+    case 3: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 3);
+    case 4: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 4);
+    case 5: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 5);
+    case 6: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 6);
+    case 7: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 7);
+    default: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 8);
+    }
+}
+
+/* Ravel of R columns of XS_T into 32-bit offsets, in 32-bit arithmetic,
+ * for a buffer of at most 2**31 elements: every term of a valid row then
+ * fits, and a 32-bit index is checked in 32 bits, so that a vector holds
+ * twice the rows. Row i of column j is column[j][i * step]: step 1 for
+ * contiguous columns, R for the columns of one C-contiguous (N, R) array. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
+        const xs_plan *p, const char *const *column, uint32_t *restrict out, ptrdiff_t start,
+        ptrdiff_t stop, const int R, const int step) {
+    const XS_T *c[XS_MAX_UNROLLED];
+    uint64_t extent[XS_MAX_UNROLLED];
+    uint32_t extent32[XS_MAX_UNROLLED], stride[XS_MAX_UNROLLED], bad32 = 0;
+    uint64_t bad = 0;
+    for (int j = 0; j < R; j++) {
+        c[j] = (const XS_T *)column[j];
+        extent[j] = p->extent[j];
+        extent32[j] = (uint32_t)p->extent[j];  /* at most 2**31 */
+        stride[j] = (uint32_t)p->stride[j];
+    }
+    for (ptrdiff_t i = start; i < stop; i++) {
+        uint32_t acc = 0;
+        XS_UNROLL_DIMS
+        for (int j = 0; j < R; j++) {
+            const XS_T v = c[j][i * step];
+            if (sizeof(XS_T) == 4)  /* a negative int32 becomes at least 2**31 */
+                bad32 |= (uint32_t)v >= extent32[j];
+            else
+                bad |= (uint64_t)v >= extent[j];
+            acc += (uint32_t)v * stride[j];
+        }
+        out[i] = acc;
+    }
+    return bad | bad32;
+}
+
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
+        const xs_plan *p, const char *const *column, uint32_t *out, ptrdiff_t start,
+        ptrdiff_t stop, int rows, const int R) {
+    return rows ? XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R)
+                : XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, 1);
+}
+
+/* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) columns of XS_T
+ * into 32-bit offsets, where the buffer has at most 2**31 elements: the
+ * columns contiguous, or (``rows``) those of one C-contiguous (N, rank)
+ * array; nonzero when some index is out of range. */
+uint64_t XS_FN(xs_ravel_cols32)(const xs_plan *p, const char *const *column, uint32_t *out,
+                                ptrdiff_t start, ptrdiff_t stop, int rows) {
+    switch (p->rank) {
+    case 1: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 1);
+    case 2: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 2);
+    case 3: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 3);
+    case 4: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 4);
+    case 5: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 5);
+    case 6: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 6);
+    case 7: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 7);
+    default: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 8);
+    }
+}
 
 /* -- unravel --------------------------------------------------------------- */
 #if XS_UNRAVEL

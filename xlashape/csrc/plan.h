@@ -72,6 +72,36 @@ static inline uint64_t xs_divide(uint64_t n, const xs_divisor *d) {
     return xs_mulhi(n << 1, d->multiplier) >> d->shift;
 }
 
+/* The item of xs_dtype ``dtype`` at ``p`` as uint64: a negative index of a
+ * signed type becomes a huge value, as in every check of the kernels. */
+static inline uint64_t xs_load_index(const char *p, int dtype) {
+    switch (dtype) {
+    case XS_I8: return (uint64_t)*(const int8_t *)p;
+    case XS_I16: return (uint64_t)*(const int16_t *)p;
+    case XS_I32: return (uint64_t)*(const int32_t *)p;
+    case XS_I64: return (uint64_t)*(const int64_t *)p;
+    case XS_U8: return *(const uint8_t *)p;
+    case XS_U16: return *(const uint16_t *)p;
+    case XS_U32: return *(const uint32_t *)p;
+    default: return *(const uint64_t *)p;
+    }
+}
+
+static inline int xs_dtype_signed(int dtype) { return dtype <= XS_I64; }
+
+/* The index in [0, extent) that ``mode`` (XS_WRAP or XS_CLIP) makes of
+ * ``v``, read as xs_load_index reads a ``dtype`` item; extent >= 1. Exact
+ * for every value: a negative wraps from the end (-1 is extent - 1) and a
+ * uint64 above the int64 maximum is taken as the unsigned value it is. */
+static inline uint64_t xs_resolve_index(uint64_t v, int dtype, uint64_t extent, int mode) {
+    if (v < extent) return v;
+    int negative = xs_dtype_signed(dtype) && (int64_t)v < 0;
+    if (mode == XS_CLIP) return negative ? 0 : extent - 1;
+    if (!negative) return v % extent;
+    uint64_t r = (0 - v) % extent;  /* |v| mod extent */
+    return r ? extent - r : 0;
+}
+
 /* The ravel row step: the offset of one multi-index, given as uint64
  * values (a negative index arrives as a huge value), modulo 2**64.
  * ``*bad`` gains a nonzero bit when some value is out of range; a row that

@@ -3,11 +3,14 @@
  * here, the others in kernels_avx2.c and kernels_avx512.c; picked by the level
  * in use) where the tiling has a fast form and the batch is
  * contiguous, and the general form's row steps otherwise (any dtype and
- * strides, 'wrap' and 'clip' modes, any tiling). */
+ * strides, any tiling). Under 'wrap' and 'clip' the block kernels run by
+ * blocks, and the row steps redo, in each dimension's mode, a block in
+ * which they meet an index out of range. */
 #include "tiled.h"
 
 #include "dispatch.h"
 #include "kernels_common.h"
+#include "kernels_generic.h"
 
 #define XS_LEVEL baseline
 #include "tiled_kernels.h"
@@ -39,39 +42,17 @@ static const xs_tiled_kernels *kernels_for(int dtype) {
 
 /* -- the general form ------------------------------------------------------ */
 
-/* An index of any dtype, as uint64 (a negative one becomes huge). */
-static inline uint64_t index_at(const char *p, int dtype) {
-    switch (dtype) {
-    case XS_I8: return (uint64_t)(int64_t) * (const int8_t *)p;
-    case XS_I16: return (uint64_t)(int64_t) * (const int16_t *)p;
-    case XS_I32: return (uint64_t)(int64_t) * (const int32_t *)p;
-    case XS_U8: return (uint64_t) * (const uint8_t *)p;
-    case XS_U16: return (uint64_t) * (const uint16_t *)p;
-    case XS_U32: return (uint64_t) * (const uint32_t *)p;
-    default: return *(const uint64_t *)p;  /* int64 and uint64: the same bits */
-    }
-}
-
-/* What 'wrap' or 'clip' makes of an index ``v`` outside [0, extent), extent >= 1. */
-static uint64_t in_range(uint64_t v, int dtype, uint64_t extent, int mode) {
-    int negative = dtype <= XS_I64 && (int64_t)v < 0;
-    if (mode == XS_CLIP) return negative ? 0 : extent - 1;
-    if (!negative) return v % extent;
-    uint64_t r = (0 - v) % extent;  /* |v| mod extent */
-    return r ? extent - r : 0;
-}
-
 static ptrdiff_t ravel_general(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
     const xs_tiled *t = job->tiled;
     uint64_t slot[XS_TILED_MAX_SLOTS];
     for (ptrdiff_t i = start; i < stop; i++) {
         for (int j = 0; j < t->rank; j++) {
             int dtype = job->column_dtype[j];
-            uint64_t v = index_at(job->column[j] + i * job->column_step[j], dtype);
+            uint64_t v = xs_load_index(job->column[j] + i * job->column_step[j], dtype);
             if (v >= t->extent[j]) {
                 int mode = job->mode ? job->mode[j] : XS_RAISE;
                 if (mode == XS_RAISE) return i;
-                v = in_range(v, dtype, t->extent[j], mode);
+                v = xs_resolve_index(v, dtype, t->extent[j], mode);
             }
             slot[j] = v;
         }
@@ -84,7 +65,7 @@ static ptrdiff_t unravel_general(const xs_job *job, ptrdiff_t start, ptrdiff_t s
     const xs_tiled *t = job->tiled;
     uint64_t slot[XS_TILED_MAX_SLOTS];
     for (ptrdiff_t i = start; i < stop; i++) {
-        uint64_t n = index_at(job->linear + i * job->linear_step, job->linear_dtype);
+        uint64_t n = xs_load_index(job->linear + i * job->linear_step, job->linear_dtype);
         if (!xs_tiled_position(t, n, slot)) return i;
         char *row = job->rows_out + i * job->out_step0;
         for (int j = 0; j < t->rank; j++) *(int64_t *)(row + j * job->out_step1) = (int64_t)slot[j];
@@ -108,7 +89,18 @@ ptrdiff_t xs_tiled_ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
         fn = k->ravel_slots[t->rank];
     }
     if (fn == NULL) return ravel_general(job, start, stop);
-    return fn(t, job->column[0], job->out, start, stop);
+    if (job->mode == NULL) return fn(t, job->column[0], job->out, start, stop);
+    /* 'wrap' or 'clip' dimensions: the block kernel, which raises, by
+     * blocks; a block in which it meets an index out of range is redone by
+     * the row steps, each dimension in its mode. */
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
+        ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
+        if (fn(t, job->column[0], job->out, b0, b1) >= 0) {
+            ptrdiff_t bad = ravel_general(job, b0, b1);
+            if (bad >= 0) return bad;
+        }
+    }
+    return -1;
 }
 
 ptrdiff_t xs_tiled_unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
