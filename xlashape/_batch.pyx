@@ -308,10 +308,17 @@ def mode_codes(mode, Py_ssize_t rank):
     """One out-of-range rule per dimension, 'raise', 'wrap' or 'clip', given
     once for all dimensions or as a sequence of ``rank`` of them; as the
     kernels' codes, None when every dimension raises."""
-    if mode == "raise":
+    return _codes_of(mode, rank)
+
+
+cdef object _codes_of(object mode, Py_ssize_t rank):
+    """mode_codes, without a Python call in the common case of one mode."""
+    if type(mode) is str:  # the common call, first
+        one = _ONE_MODE.get(mode)
+        if one is not None:
+            return None if one == b"\0" else one * rank
+    elif mode == "raise":
         return None
-    if type(mode) is str and mode in MODES:  # the common call, first
-        return _ONE_MODE[mode] * rank
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
     if len(modes) != rank:
         raise ValueError(
@@ -472,7 +479,23 @@ cdef int dtype_code(cnp.ndarray a) except -1:
 
 cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     """``modes`` (None: every dimension 'raise'), checked against the sizes."""
-    if modes is None or not any(modes):
+    cdef const unsigned char* codes
+    cdef Py_ssize_t j
+    cdef bint empty = False
+    if modes is None:
+        return None
+    if type(modes) is bytes and len(<bytes> modes) == plan.rank:  # mode_codes' own form
+        codes = <const unsigned char*> <const char*> <bytes> modes
+        j = 0
+        while j < plan.rank and codes[j] == XS_RAISE:
+            j += 1
+        if j == plan.rank:
+            return None
+        for j in range(plan.rank):
+            empty = empty or plan.c.extent[j] == 0
+        if not (n and empty):
+            return modes
+    elif not any(modes):
         return None
     if n and 0 in plan.dimensions:
         for dim, (code, size) in enumerate(zip(modes, plan.dimensions)):
@@ -623,7 +646,7 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
                         object threads, object dtype=np.int64):
     """``xlashape.ravel`` on a plan: any (N, rank) integer array-like; the
     result's ``dtype`` as _result_dtype reads it."""
-    codes = None if type(mode) is str and <str> mode == "raise" else mode_codes(mode, plan.rank)
+    codes = _codes_of(mode, plan.rank)
     source = indices
     if codes is not None and not isinstance(indices, np.ndarray):
         source = _apply_modes_to_python_ints(plan.dimensions, indices, codes)
