@@ -204,6 +204,28 @@ def test_32_bit_results_name_the_first_bad_row(level):
         xs.unravel(offsets, shape, dtype=np.uint32)
 
 
+def test_32_bit_rank_4_rows_flag_a_bad_index_in_every_lane(level):
+    # int32 rows of rank 4 into 32-bit results: the vector levels read 8 or
+    # 16 rows a step and sum them by in-lane unpacks and one permute; every
+    # row's place in a step, every dimension, and the rows after the last
+    # whole step
+    shape = xs.Shape("f32", [5, 7, 11, 13], xs.Layout([0, 2, 1, 3]))
+    rng = np.random.default_rng(4)
+    rows = np.stack([rng.integers(0, d, 37) for d in shape.dimensions], axis=1).astype(np.int32)
+    offsets = xs.ravel(rows.astype(np.int64), shape)
+    np.testing.assert_array_equal(xs.ravel(rows, shape, dtype=np.int32), offsets)
+    for row in range(37):
+        for dim in range(4):
+            for value in (-1, shape.dimensions[dim]):
+                bad = rows.copy()
+                bad[row, dim] = value
+                with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                    xs.ravel(bad, shape, dtype=np.int32)
+                expected = offsets.copy()
+                expected[row] = xs.ravel(np.clip(bad[row:row + 1], 0, np.array(shape.dimensions) - 1), shape)[0]
+                np.testing.assert_array_equal(xs.ravel(bad, shape, dtype=np.uint32, mode="clip"), expected)
+
+
 def test_32_bit_results_are_refused_before_writing_where_values_do_not_fit():
     big = xs.Shape("f32", [2**16, 2**15 + 1])  # 2**31 + 2**16 elements
     out = np.full(1, 7, dtype=np.int32)

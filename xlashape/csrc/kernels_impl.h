@@ -205,6 +205,14 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
         const xs_plan *p, const char *const *column, uint32_t *out, ptrdiff_t start,
         ptrdiff_t stop, int rows, const int R) {
+#ifdef XS_VL
+    if (rows && R == 4 && sizeof(XS_T) == 4) {  /* a vector of rows at a time */
+        uint64_t bad = 0;
+        start = xs_vravel_rows4_u32((const uint32_t *)(const void *)column[0], p->extent,
+                                    p->stride, out, start, stop, &bad);
+        return bad | XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R);
+    }
+#endif
     return rows ? XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R)
                 : XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, 1);
 }

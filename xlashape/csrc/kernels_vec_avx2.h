@@ -200,4 +200,48 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
     return xs_vravel_rowsum(v, rank, t);
 }
 
+/* Rank-4 rows of 32-bit indices into 32-bit offsets, for a buffer of at
+ * most 2**31 elements (kernels_impl.h, xs_ravel_cols32): rows [i, stop) of
+ * the C-contiguous (N, 4) array ``rows`` read a whole vector of rows at a
+ * time; each row's products summed by in-lane unpacks, the sums put back
+ * in row order by one permute. Rows done a full vector at a time only:
+ * returns the first row not done. ``*bad`` gains a nonzero value where
+ * some index (read unsigned, so a negative int32 is huge) is at least its
+ * extent. */
+static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
+                                           const uint64_t *stride, uint32_t *out, ptrdiff_t i,
+                                           ptrdiff_t stop, uint64_t *bad) {
+    const __m256i limit = _mm256_setr_epi32(
+        (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3],
+        (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]);
+    const __m256i factor = _mm256_setr_epi32(
+        (int)stride[0], (int)stride[1], (int)stride[2], (int)stride[3],
+        (int)stride[0], (int)stride[1], (int)stride[2], (int)stride[3]);
+    /* sum element 4k + m holds row 2m + k of the 8 */
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256i over = _mm256_setzero_si256();
+    for (; i + 8 <= stop; i += 8) {
+        const uint32_t *r = rows + 4 * i;
+        __m256i p0 = _mm256_loadu_si256((const __m256i *)r);
+        __m256i p1 = _mm256_loadu_si256((const __m256i *)(r + 8));
+        __m256i p2 = _mm256_loadu_si256((const __m256i *)(r + 16));
+        __m256i p3 = _mm256_loadu_si256((const __m256i *)(r + 24));
+        /* v >= limit, unsigned: max(v, limit) == v */
+        over = _mm256_or_si256(over, _mm256_cmpeq_epi32(_mm256_max_epu32(p0, limit), p0));
+        over = _mm256_or_si256(over, _mm256_cmpeq_epi32(_mm256_max_epu32(p1, limit), p1));
+        over = _mm256_or_si256(over, _mm256_cmpeq_epi32(_mm256_max_epu32(p2, limit), p2));
+        over = _mm256_or_si256(over, _mm256_cmpeq_epi32(_mm256_max_epu32(p3, limit), p3));
+        p0 = _mm256_mullo_epi32(p0, factor);
+        p1 = _mm256_mullo_epi32(p1, factor);
+        p2 = _mm256_mullo_epi32(p2, factor);
+        p3 = _mm256_mullo_epi32(p3, factor);
+        __m256i s01 = _mm256_add_epi32(_mm256_unpacklo_epi32(p0, p1), _mm256_unpackhi_epi32(p0, p1));
+        __m256i s23 = _mm256_add_epi32(_mm256_unpacklo_epi32(p2, p3), _mm256_unpackhi_epi32(p2, p3));
+        __m256i sum = _mm256_add_epi32(_mm256_unpacklo_epi64(s01, s23), _mm256_unpackhi_epi64(s01, s23));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permutevar8x32_epi32(sum, order));
+    }
+    *bad |= !_mm256_testz_si256(over, over);
+    return i;
+}
+
 #endif

@@ -240,4 +240,43 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
     return xs_vravel_rowsum(v, rank, t);
 }
 
+/* Rank-4 rows of 32-bit indices into 32-bit offsets, for a buffer of at
+ * most 2**31 elements (kernels_impl.h, xs_ravel_cols32): rows [i, stop) of
+ * the C-contiguous (N, 4) array ``rows`` read a whole vector of rows at a
+ * time; each row's products summed by in-lane unpacks, the sums put back
+ * in row order by one permute. Rows done a full vector at a time only:
+ * returns the first row not done. ``*bad`` gains a nonzero value where
+ * some index (read unsigned, so a negative int32 is huge) is at least its
+ * extent. */
+static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
+                                           const uint64_t *stride, uint32_t *out, ptrdiff_t i,
+                                           ptrdiff_t stop, uint64_t *bad) {
+    const __m512i limit = _mm512_broadcast_i32x4(_mm_setr_epi32(
+        (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]));
+    const __m512i factor = _mm512_broadcast_i32x4(_mm_setr_epi32(
+        (int)stride[0], (int)stride[1], (int)stride[2], (int)stride[3]));
+    /* sum element 4k + m holds row 4m + k of the 16 */
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    __mmask16 over = 0;
+    for (; i + 16 <= stop; i += 16) {
+        const uint32_t *r = rows + 4 * i;
+        __m512i p0 = _mm512_loadu_si512((const void *)r);
+        __m512i p1 = _mm512_loadu_si512((const void *)(r + 16));
+        __m512i p2 = _mm512_loadu_si512((const void *)(r + 32));
+        __m512i p3 = _mm512_loadu_si512((const void *)(r + 48));
+        over |= _mm512_cmpge_epu32_mask(p0, limit) | _mm512_cmpge_epu32_mask(p1, limit) |
+                _mm512_cmpge_epu32_mask(p2, limit) | _mm512_cmpge_epu32_mask(p3, limit);
+        p0 = _mm512_mullo_epi32(p0, factor);
+        p1 = _mm512_mullo_epi32(p1, factor);
+        p2 = _mm512_mullo_epi32(p2, factor);
+        p3 = _mm512_mullo_epi32(p3, factor);
+        __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(p0, p1), _mm512_unpackhi_epi32(p0, p1));
+        __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(p2, p3), _mm512_unpackhi_epi32(p2, p3));
+        __m512i sum = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
+        _mm512_storeu_si512((void *)(out + i), _mm512_permutexvar_epi32(order, sum));
+    }
+    *bad |= over;
+    return i;
+}
+
 #endif
