@@ -10,6 +10,7 @@ visited must lie inside the shape.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -72,25 +73,68 @@ def _region(
     return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
 
 
-def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.integer]]:
-    """The region's offsets, in order, in the unpadded untiled array of
-    ``shape``'s dimensions and order (the returned shape): a sum of one
-    broadcast step per dimension, most major first, in int32 where it fits.
-    An unravel of them against that shape gives the region's indices, most
-    minor dimension fastest."""
-    plain = Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
-    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
-    strides = plain.strides if plain.element_count else (0,) * shape.rank
-    first = sum(b * stride for b, stride in zip(region.base, strides))
-    offsets: NDArray[np.integer] = np.array(first if plain.element_count else 0, dtype=dtype)
-    order = shape.layout.major_to_minor
-    for k, d in enumerate(order):
+def _plain(shape: Shape) -> Shape:
+    """The unpadded, untiled array of ``shape``'s dimensions and order."""
+    return Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
+
+
+def _steps_offsets(
+    plain: Shape, region: _Region, dims: Sequence[int], first: int, dtype: type[np.integer]
+) -> NDArray[np.integer]:
+    """The offsets in ``plain`` of the region's steps along ``dims`` (most
+    major first), from ``first``: a sum of one broadcast step per dimension,
+    as a flat array in that order."""
+    strides = plain.strides if plain.element_count else (0,) * plain.rank
+    offsets: NDArray[np.integer] = np.array(first, dtype=dtype)
+    for d in dims:
         n = region.steps[d]
         step = np.arange(n, dtype=np.int64) * (region.incr[d] * strides[d]) if n > 1 else np.zeros(n, np.int64)
-        # The last step writes the whole region: into memory the result cache may hold.
-        out = check_out(None, offsets.shape + (n,), dtype=dtype) if k == len(order) - 1 else None
-        offsets = np.add.outer(offsets, step.astype(dtype), out=out)
-    return plain, offsets.reshape(-1)
+        offsets = np.add.outer(offsets, step.astype(dtype))
+    return offsets.reshape(-1)
+
+
+def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.integer]]:
+    """The region's offsets, in order, in the unpadded untiled array of
+    ``shape``'s dimensions and order (the returned shape). An unravel of
+    them against that shape gives the region's indices, most minor
+    dimension fastest."""
+    plain = _plain(shape)
+    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
+    strides = plain.strides if plain.element_count else (0,) * shape.rank
+    first = sum(b * stride for b, stride in zip(region.base, strides)) if plain.element_count else 0
+    return plain, _steps_offsets(plain, region, shape.layout.major_to_minor, first, dtype)
+
+
+def _unravel_region(shape: Shape, region: _Region) -> NDArray[np.int64]:
+    """The region's indices in order (an untiled ``shape``): its offsets a
+    block of about _BLOCK at a time, so that they stay in cache on their
+    way to the kernel. A block is the most minor dimensions' steps (as many
+    as fit in _BLOCK, at least one) under a run of the other dimensions'."""
+    plain = _plain(shape)
+    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
+    strides = plain.strides if plain.element_count else (0,) * shape.rank
+    first = sum(b * stride for b, stride in zip(region.base, strides)) if plain.element_count else 0
+    order = shape.layout.major_to_minor
+    split, size = len(order), 1
+    while split > 0 and (split == len(order) or size * region.steps[order[split - 1]] <= _BLOCK):
+        split -= 1
+        size *= region.steps[order[split]]
+    inner = _steps_offsets(plain, region, order[split:], 0, dtype)
+    outer = _steps_offsets(plain, region, order[:split], first, dtype)
+    rows = check_out(None, (outer.size * inner.size, shape.rank))
+    if rows.size == 0:
+        return rows
+    # outer steps per block, a multiple of ``unit`` so that every block's
+    # rows start on a 64-byte boundary, as the result's first row does
+    # (unaligned vector stores cost up to 1.5x)
+    unit = 8 // math.gcd(inner.size * shape.rank, 8)
+    per = max(unit, _BLOCK // inner.size // unit * unit)
+    block = np.empty((min(per, outer.size), inner.size), dtype=dtype)
+    for a in range(0, outer.size, per):
+        b = min(a + per, outer.size)
+        offsets = np.add.outer(outer[a:b], inner, out=block[: b - a])
+        unravel(offsets.reshape(-1), plain, out=rows[a * inner.size : b * inner.size])
+    return rows
 
 
 def _counting(total: int) -> NDArray[np.integer]:
@@ -234,8 +278,7 @@ def indices_in_physical_order(
     shape = require_shape(shape)
     region = _region(shape, base, count, incr)
     if not shape.is_tiled:
-        plain, offsets = _region_offsets(shape, region)
-        return unravel(offsets, plain)
+        return _unravel_region(shape, region)
     total = int(np.prod(region.steps, dtype=np.int64))
     if total == shape.buffer_size:  # the whole buffer, no tile padding
         return unravel(_counting(total), shape)
