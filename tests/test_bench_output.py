@@ -159,8 +159,14 @@ def test_the_default_run_prints_its_summary_within_a_screen(cli):
     assert any("times faster than NumPy" in line for line in lines)
     assert any("fraction of the copy limit" in line for line in lines)
     assert not any(line.startswith("|") for line in lines)  # no table without --full
-    assert "--full" in result.stdout
+    assert "--full" in result.stdout and "a longer run: --long" in result.stdout
     assert max(map(len, lines_of(result.stderr))) <= WIDTH
+
+
+def test_a_long_run_does_not_offer_a_longer_one(cli):
+    result = cli("bench", "--long", *FAST, "--dtypes", "int64", "--modes", "raise")
+    assert result.returncode == 0, result.stderr
+    assert "--full" in result.stdout and "--long" not in result.stdout
 
 
 def test_full_prints_every_table_within_100_columns_and_files_hold_them(cli, tmp_path):

@@ -812,8 +812,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n" + "\n".join(full))
     else:
         print("\n" + "\n".join(wrap(
-            "Every measurement: xlashape bench --full (or --json FILE, --markdown FILE); "
-            "a longer run: --long.")))
+            "Every measurement: xlashape bench --full (or --json FILE, --markdown FILE)"
+            + ("." if long else "; a longer run: --long."))))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(tables(info, sections, markdown_table)) + "\n")
