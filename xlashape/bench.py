@@ -50,7 +50,7 @@ import numpy as np
 from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
 from ._batch import traffic
 from ._drop_ins import ravel_multi_index, unravel_index
-from .bench_peers import jax_call, jax_version, numba_call, numba_version
+from .bench_peers import jax_call, jax_version, numba_call, numba_version, why_no_jax, why_no_numba
 from .bench_plot import plot
 from .bench_report import (
     WIDTH,
@@ -467,14 +467,6 @@ def _spread(record: dict[str, Any]) -> str:
     return f"{low:.2f}-{high:.2f}"
 
 
-def _why_no_numba() -> str | None:
-    return None if numba_version() else "numba not installed (pip install numba adds its column)"
-
-
-def _why_no_jax() -> str | None:
-    return None if jax_version() else 'JAX not installed (pip install ".[jax]" adds its column)'
-
-
 def _mode(record: dict[str, Any]) -> str:
     return str(record.get("mode", "raise"))
 
@@ -500,8 +492,8 @@ CASE_COLUMNS = (
     Column("of copy limit", field("copy_fraction", ".2f")),
     Column("copy spread", lambda r: _spread(r)),
     Column("of traffic limit", field("traffic_fraction", ".2f")),
-    Column("numba M/s", field("numba_meps", ".0f"), why_empty=_why_no_numba),
-    Column("JAX M/s", field("jax_meps", ".0f"), why_empty=_why_no_jax),
+    Column("numba M/s", field("numba_meps", ".0f"), why_empty=why_no_numba),
+    Column("JAX M/s", field("jax_meps", ".0f"), why_empty=why_no_jax),
     Column("without out= M/s", field("no_out_meps", ".0f")),
     Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
     Column("time / row-major", field("row_major_ratio", ".2f")),

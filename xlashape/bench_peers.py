@@ -65,6 +65,11 @@ def numba_version() -> str | None:
     return None if numba is None else str(numba.__version__)
 
 
+def why_no_numba() -> str | None:
+    """Why a numba column is empty (None: it is installed)."""
+    return None if numba is not None else "numba not installed (pip install numba adds its column)"
+
+
 def ravel_call(shape: Any, rows: np.ndarray, out: np.ndarray) -> Callable[[], Any]:
     strides = np.array(shape.strides, dtype=np.int64)
     extents = np.array(shape.dimensions, dtype=np.int64)
@@ -95,6 +100,11 @@ def numba_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
 def jax_version() -> str | None:
     """JAX's version, or None when it is not installed."""
     return None if jax is None else str(jax.__version__)
+
+
+def why_no_jax() -> str | None:
+    """Why a JAX column is empty (None: it is installed)."""
+    return None if jax is not None else 'JAX not installed (pip install ".[jax]" adds its column)'
 
 
 def jax_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:

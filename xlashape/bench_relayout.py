@@ -34,6 +34,8 @@ import numpy as np
 
 from . import Shape, cpu, packing, relayout_plan
 from .bench import interleaved_times, machine
+from .bench_peers import why_no_jax
+from .bench_report import Column, Section, field, text_table
 from .buffers import from_linear, to_linear
 from .shape_text import parse_array_shape_string
 
@@ -170,18 +172,16 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
     return records
 
 
-def format_table(records: list[dict[str, Any]]) -> str:
-    lines = [
-        "| row | call | threads | copy ms | xlashape of copy | NumPy of copy | jax.jit of copy |",
-        "|---|---|---:|---:|---:|---:|---:|",
-    ]
-    for r in records:
-        jax = "-" if r["jax_of_copy"] is None else f"{r['jax_of_copy']:.2f}"
-        lines.append(
-            f"| {r['row']} | {r['direction']} | {r['threads']} | {r['copy_s'] * 1e3:.1f} "
-            f"| {r['xlashape_of_copy']:.2f} | {r['numpy_of_copy']:.2f} | {jax} |"
-        )
-    return "\n".join(lines)
+COLUMNS = (
+    Column("row", field("row"), key=True),
+    Column("call", field("direction"), key=True),
+    Column("threads", field("threads"), key=True),
+    Column("copy ms", field("copy_s", ".1f", scale=1e3)),
+    Column("xlashape of copy", field("xlashape_of_copy", ".2f")),
+    Column("NumPy of copy", field("numpy_of_copy", ".2f")),
+    Column("jax.jit of copy", lambda r: None if r["jax_of_copy"] is None else f"{r['jax_of_copy']:.2f}",
+           why_empty=why_no_jax),
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
         for threads in thread_counts:
             print(f"[{k}/{len(ROWS)}] {row.name} threads={threads}", file=sys.stderr)
             records.extend(row_times(row, threads, min_time, min_rounds, quick=args.quick))
-    print(format_table(records))
+    section = Section("relayout", "Relayout: fractions of one np.copyto of the same bytes", COLUMNS, records)
+    print("\n".join(text_table(section)))
     print(f"\nFractions of one np.copyto of the same bytes; medians over interleaved rounds. {info['cpu']}, "
           f"{info['cores']} cores, level {info['level']}, NumPy {info['numpy']}.")
     if args.json:
