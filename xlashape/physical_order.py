@@ -73,9 +73,15 @@ def _region(
     return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
 
 
-def _plain(shape: Shape) -> Shape:
-    """The unpadded, untiled array of ``shape``'s dimensions and order."""
-    return Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
+def _plain(shape: Shape, region: _Region) -> tuple[Shape, type[np.integer], int]:
+    """The unpadded, untiled array of ``shape``'s dimensions and order; the
+    dtype its offsets fit in (int32 where they can); the region's first
+    offset in it."""
+    plain = Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
+    dtype: type[np.integer] = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
+    if not plain.element_count:
+        return plain, dtype, 0
+    return plain, dtype, sum(b * stride for b, stride in zip(region.base, plain.strides))
 
 
 def _steps_offsets(
@@ -98,10 +104,7 @@ def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.in
     ``shape``'s dimensions and order (the returned shape). An unravel of
     them against that shape gives the region's indices, most minor
     dimension fastest."""
-    plain = _plain(shape)
-    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
-    strides = plain.strides if plain.element_count else (0,) * shape.rank
-    first = sum(b * stride for b, stride in zip(region.base, strides)) if plain.element_count else 0
+    plain, dtype, first = _plain(shape, region)
     return plain, _steps_offsets(plain, region, shape.layout.major_to_minor, first, dtype)
 
 
@@ -110,10 +113,7 @@ def _unravel_region(shape: Shape, region: _Region) -> NDArray[np.int64]:
     block of about _BLOCK at a time, so that they stay in cache on their
     way to the kernel. A block is the most minor dimensions' steps (as many
     as fit in _BLOCK, at least one) under a run of the other dimensions'."""
-    plain = _plain(shape)
-    dtype = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
-    strides = plain.strides if plain.element_count else (0,) * shape.rank
-    first = sum(b * stride for b, stride in zip(region.base, strides)) if plain.element_count else 0
+    plain, dtype, first = _plain(shape, region)
     order = shape.layout.major_to_minor
     split, size = len(order), 1
     while split > 0 and (split == len(order) or size * region.steps[order[split - 1]] <= _BLOCK):
