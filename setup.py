@@ -78,6 +78,7 @@ SOURCES = {
     "_tiled": [],
     "_drop_ins": [],
     "_relayout": [f"{CSRC}/{name}" for name in RELAYOUT],
+    "_boxes": [],
 }
 
 PXDS = [f"xlashape/{name}" for name in sorted(os.listdir("xlashape")) if name.endswith(".pxd")]

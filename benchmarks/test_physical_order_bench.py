@@ -34,6 +34,9 @@ CASES = {
     "region-every-2nd": ((3162, 3162), (316, 316), Layout((0, 1)), "every-2nd"),
     "tiled-exact": ((3072, 3072), (320, 384), Layout((1, 0), tiles=[(8, 128)]), None),
     "tiled-padded": ((3162, 3162), (316, 316), Layout((1, 0), tiles=[(8, 128)]), None),
+    "tiled-two-levels": ((3162, 3162), (316, 316), Layout((1, 0), tiles=[(8, 128), (2, 1)]), None),
+    # the tiled array's most minor axes give boxes of 8 elements (4 x 2)
+    "tiled-small-boxes": ((100, 100, 100, 10), (20, 20, 20, 10), Layout((0, 1, 2, 3), tiles=[(2, 4)]), None),
 }
 
 

@@ -19,17 +19,17 @@ from numpy.typing import NDArray
 
 from . import tiling
 from ._batch import check_out
+from ._boxes import write_boxes
 from ._convert import ravel, unravel
 from ._validate import as_int_tuple
-from .layout import Layout
 from .shape import Shape, require_shape
 from .tiling import Digits, Group
 
 __all__ = ["for_each_index", "indices_in_physical_order"]
 
 _CHUNK = 1 << 14  # rows for_each_index materialises at a time
-_INT32_MAX = 2**31 - 1
-_BLOCK = 1 << 16  # mask entries turned into offsets at a time
+_BOX = 64  # rows a box holds where the region allows: enough to make its first row's cost small
+_BOX_CUT = 1 << 12  # rows past which a box is cut, so that the threads share many of them
 
 
 class _Region(NamedTuple):
@@ -73,79 +73,73 @@ def _region(
     return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
 
 
-def _plain(shape: Shape, region: _Region) -> tuple[Shape, type[np.integer], int]:
-    """The unpadded, untiled array of ``shape``'s dimensions and order; the
-    dtype its offsets fit in (int32 where they can); the region's first
-    offset in it."""
-    plain = Shape("u8", shape.dimensions, Layout(shape.layout.minor_to_major))
-    dtype: type[np.integer] = np.int32 if plain.buffer_size <= _INT32_MAX else np.int64
-    if not plain.element_count:
-        return plain, dtype, 0
-    return plain, dtype, sum(b * stride for b, stride in zip(region.base, plain.strides))
+class _Boxes(NamedTuple):
+    """Indices as boxes: box ``b`` is every index ``starts[b]`` moved on by
+    ``k[i] * steps[i]`` along dimension ``dims[i]``, for ``k[i] < counts[b, i]``,
+    in row-major order of ``k`` (the last axis fastest)."""
 
+    starts: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    dims: tuple[int, ...]
+    steps: tuple[int, ...]
 
-def _steps_offsets(
-    plain: Shape, region: _Region, dims: Sequence[int], first: int, dtype: type[np.integer]
-) -> NDArray[np.integer]:
-    """The offsets in ``plain`` of the region's steps along ``dims`` (most
-    major first), from ``first``: a sum of one broadcast step per dimension,
-    as a flat array in that order."""
-    strides = plain.strides if plain.element_count else (0,) * plain.rank
-    offsets: NDArray[np.integer] = np.array(first, dtype=dtype)
-    for d in dims:
-        n = region.steps[d]
-        step = np.arange(n, dtype=np.int64) * (region.incr[d] * strides[d]) if n > 1 else np.zeros(n, np.int64)
-        offsets = np.add.outer(offsets, step.astype(dtype))
-    return offsets.reshape(-1)
-
-
-def _region_offsets(shape: Shape, region: _Region) -> tuple[Shape, NDArray[np.integer]]:
-    """The region's offsets, in order, in the unpadded untiled array of
-    ``shape``'s dimensions and order (the returned shape). An unravel of
-    them against that shape gives the region's indices, most minor
-    dimension fastest."""
-    plain, dtype, first = _plain(shape, region)
-    return plain, _steps_offsets(plain, region, shape.layout.major_to_minor, first, dtype)
-
-
-def _unravel_region(shape: Shape, region: _Region) -> NDArray[np.int64]:
-    """The region's indices in order (an untiled ``shape``): its offsets a
-    block of about _BLOCK at a time, so that they stay in cache on their
-    way to the kernel. A block is the most minor dimensions' steps (as many
-    as fit in _BLOCK, at least one) under a run of the other dimensions'."""
-    plain, dtype, first = _plain(shape, region)
-    order = shape.layout.major_to_minor
-    split, size = len(order), 1
-    while split > 0 and (split == len(order) or size * region.steps[order[split - 1]] <= _BLOCK):
-        split -= 1
-        size *= region.steps[order[split]]
-    inner = _steps_offsets(plain, region, order[split:], 0, dtype)
-    outer = _steps_offsets(plain, region, order[:split], first, dtype)
-    rows = check_out(None, (outer.size * inner.size, shape.rank))
-    if rows.size == 0:
+    def rows(self) -> NDArray[np.int64]:
+        """Every box's rows, in order (``_boxes.write_boxes``)."""
+        first = np.zeros(self.starts.shape[0] + 1, dtype=np.int64)
+        np.cumsum(_product(list(self.counts.T)), out=first[1:])
+        rows = check_out(None, (int(first[-1]), self.starts.shape[1]))
+        write_boxes(
+            self.starts, self.counts, first, np.array(self.dims, np.int64), np.array(self.steps, np.int64), rows
+        )
         return rows
-    # outer steps per block, a multiple of ``unit`` so that every block's
-    # rows start on a 64-byte boundary, as the result's first row does
-    # (unaligned vector stores cost up to 1.5x)
-    unit = 8 // math.gcd(inner.size * shape.rank, 8)
-    per = max(unit, _BLOCK // inner.size // unit * unit)
-    block = np.empty((min(per, outer.size), inner.size), dtype=dtype)
-    for a in range(0, outer.size, per):
-        b = min(a + per, outer.size)
-        offsets = np.add.outer(outer[a:b], inner, out=block[: b - a])
-        unravel(offsets.reshape(-1), plain, out=rows[a * inner.size : b * inner.size])
-    return rows
 
 
-def _counting(total: int) -> NDArray[np.integer]:
-    """``arange(total)``, int32 where it fits, written as rows of 4096 into
-    memory the result cache may hold."""
-    width = max(1, min(total, 1 << 12))
-    rows = -(-total // width)
-    dtype = np.int32 if rows * width <= _INT32_MAX else np.int64
-    out = check_out(None, (rows, width), dtype=dtype)
-    np.add.outer(np.arange(0, rows * width, width, dtype=dtype), np.arange(width, dtype=dtype), out=out)
-    return out.reshape(-1)[:total]
+def _product(columns: Sequence[NDArray[np.int64]]) -> NDArray[np.int64]:
+    """The elementwise product of a few columns (np.prod along a short axis
+    is slow)."""
+    product = np.array(columns[0], dtype=np.int64)
+    for column in columns[1:]:
+        product *= column
+    return product
+
+
+def _region_boxes(starts: NDArray[np.int64], region: _Region, dims: Sequence[int]) -> _Boxes:
+    """The region's steps along ``dims`` (most major first) from each of
+    ``starts``; one dimension that does not move (rank 0 included) where
+    ``dims`` is empty."""
+    dims = list(dims) or [0]
+    steps = [region.steps[d] if region.steps else 1 for d in dims]
+    return _Boxes(
+        starts, np.tile(np.array(steps, np.int64), (starts.shape[0], 1)), tuple(dims),
+        tuple(region.incr[d] if region.incr else 0 for d in dims),
+    )
+
+
+def _layout_boxes(shape: Shape, region: _Region) -> _Boxes:
+    """The region in the layout's order (memory order, for an untiled
+    shape), as boxes of _BOX rows or more: of its most minor dimensions
+    that move, the most major of them cut into chunks where it makes the
+    boxes larger than _BOX_CUT. The boxes' first indices are themselves boxes: the base index
+    expanded along the other dimensions that move, and the chunks."""
+    moving = [d for d in shape.layout.major_to_minor if region.steps[d] > 1]
+    starts = np.array([region.base], dtype=np.int64).reshape(1, shape.rank)[: 1 if shape.element_count else 0]
+    split, size = len(moving), 1
+    while split > 0 and size < _BOX:
+        split -= 1
+        size *= region.steps[moving[split]]
+    if split == len(moving):
+        return _region_boxes(starts, region, [])
+    d, n = moving[split], region.steps[moving[split]]
+    chunk = min(n, -(-_BOX_CUT * n // size))  # steps of d in a box
+    cut = list(moving[:split]) + ([d] if chunk < n else [])
+    if cut:
+        steps, incr = list(region.steps), list(region.incr)
+        steps[d], incr[d] = -(-n // chunk), incr[d] * chunk
+        starts = _region_boxes(starts, _Region(region.base, tuple(steps), tuple(incr)), cut).rows()
+    boxes = _region_boxes(starts, region, moving[split:])
+    if chunk < n:  # the last chunk of each run along d is short
+        boxes.counts[:, 0] = np.minimum(chunk, n - (starts[:, d] - region.base[d]) // region.incr[d])
+    return boxes
 
 
 def _group_keeps(shape: Shape, region: _Region, group: Group, value: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -162,34 +156,65 @@ def _group_keeps(shape: Shape, region: _Region, group: Group, value: NDArray[np.
     return keep
 
 
-def _tiled_mask(shape: Shape, region: _Region, form: Digits) -> NDArray[np.bool_]:
-    """Which offsets of a tiled buffer hold the region's elements: a mask
-    over the tiled array's axes, one broadcast condition per group."""
-    extents = [axis.extent for axis in form.axes]
-    mask = np.ones([1] * len(extents), dtype=bool)
+def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
+    """The region in memory order, for a tiled ``shape``, as boxes of the
+    tiled array's most minor axes: as many as make _BOX positions, each the
+    lowest digit of a dimension of its own. None where the most minor axis
+    of more than one element is not such a digit.
+
+    The other axes (the outer ones) are a small array, the boxes' size
+    times smaller than the buffer. Over it, one broadcast condition per
+    other group says whether a position holds the region's elements, and
+    each box axis's dimension gives the position its count along that axis
+    (the region's steps from the value the outer axes give the dimension to
+    that value plus the axis's extent). The kernels unravel the first
+    offset of each box that is not empty."""
+    axes, size = form.axes, 1
+    inner: dict[int, int] = {}  # the box's axes: position -> group
+    split = len(axes)
+    while split > 0 and size < _BOX:
+        axis = axes[split - 1]
+        if axis.extent > 1:
+            if axis.divisor != 1 or len(form.groups[axis.group].dimensions) != 1 or axis.group in inner.values():
+                break
+            inner[split - 1] = axis.group
+            size *= axis.extent
+        split -= 1  # axes of extent 1 are digits that are always 0
+    if not inner:
+        return None
+    outer = [axis.extent for axis in axes[:split]]
+    box = math.prod(axis.extent for axis in axes[split:])
+    keep: NDArray[np.bool_] = np.ones([1] * split, dtype=bool)
+    skipped: NDArray[np.int64] = np.zeros([1] * split, dtype=np.int64)
+    counts: dict[int, NDArray[np.int64]] = {}
     for g, group in enumerate(form.groups):
-        value = np.zeros([1] * len(extents), dtype=np.int64)
-        for k, axis in enumerate(form.axes):
-            if axis.group == g:
-                place = [1] * len(extents)
-                place[k] = axis.extent
-                value = value + (np.arange(axis.extent, dtype=np.int64) * axis.divisor).reshape(place)
-        mask = mask & _group_keeps(shape, region, group, value)  # grows to the full size once
-    return np.broadcast_to(mask, extents).reshape(-1)
-
-
-def _unravel_marked(marked: NDArray[np.bool_], shape: Shape, total: int) -> NDArray[np.int64]:
-    """The indices of the ``total`` marked offsets of ``shape``'s buffer, in
-    order: a block of the mask at a time, so that its offsets stay in cache
-    on their way to the kernel."""
-    rows = check_out(None, (total, shape.rank))
-    written = 0
-    for start in range(0, marked.size, _BLOCK):
-        offsets = np.flatnonzero(marked[start : start + _BLOCK])
-        offsets += start
-        unravel(offsets, shape, out=rows[written : written + offsets.size])
-        written += offsets.size
-    return rows
+        value = np.zeros([1] * split, dtype=np.int64)
+        for k in range(split):
+            if axes[k].group == g:
+                place = [1] * split
+                place[k] = outer[k]
+                value = value + (np.arange(outer[k], dtype=np.int64) * axes[k].divisor).reshape(place)
+        box_axes = [k for k, group_of in inner.items() if group_of == g]
+        if not box_axes:
+            keep = keep & _group_keeps(shape, region, group, value)
+            continue
+        k, d = box_axes[0], group.dimensions[0]
+        base, incr, steps = region.base[d], max(region.incr[d], 1), region.steps[d]
+        first = np.maximum(0, -((base - value) // incr))  # the region's first step at or past value
+        stop = np.minimum(steps, -((base - value - axes[k].extent) // incr))
+        counts[k] = np.maximum(stop - first, 0)
+        stride = math.prod(axis.extent for axis in axes[k + 1 :])
+        skipped = skipped + (base + first * incr - value) * stride
+    order = sorted(inner)
+    flat = [np.broadcast_to(counts[k] * keep, outer).reshape(-1) for k in order]
+    boxes = np.flatnonzero(_product(flat))
+    offsets = boxes * box + np.broadcast_to(skipped, outer).reshape(-1)[boxes]
+    starts = unravel(offsets, shape, out=check_out(None, (boxes.size, shape.rank)))
+    per_axis = np.empty((boxes.size, len(order)), dtype=np.int64)
+    for i, column in enumerate(flat):
+        np.take(column, boxes, out=per_axis[:, i])
+    dims = tuple(form.groups[inner[k]].dimensions[0] for k in order)
+    return _Boxes(starts, per_axis, dims, tuple(max(region.incr[d], 1) for d in dims))
 
 
 def for_each_index(
@@ -232,9 +257,11 @@ def for_each_index(
     (1, 2)
     """
     shape = require_shape(shape)
-    plain, offsets = _region_offsets(shape, _region(shape, base, count, incr))
-    for start in range(0, offsets.size, _CHUNK):
-        for row in unravel(offsets[start : start + _CHUNK], plain).tolist():
+    boxes = _layout_boxes(shape, _region(shape, base, count, incr))
+    per = max(1, _CHUNK // max(1, int(np.prod(boxes.counts[0])) if boxes.counts.size else 1))  # boxes at a time
+    for start in range(0, boxes.starts.shape[0], per):
+        chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
+        for row in chunk.rows().tolist():
             if visitor(tuple(row)) is False:
                 return
 
@@ -249,17 +276,22 @@ def indices_in_physical_order(
     the buffer holds them: ``ravel`` of the rows is strictly increasing.
     The region is :func:`for_each_index`'s (the whole shape by default).
 
-    One unravel by the compiled kernels computes the rows. For an untiled
-    layout, padded or not, memory order is the layout's order (the order
-    ``for_each_index`` visits): the kernels unravel the region's offsets in
-    the unpadded array, built as one broadcast step per dimension. A tiled
-    layout stores the region tile by tile: its whole unpadded buffer is an
-    unravel of a range; otherwise a mask over the tiled array's axes (one
-    broadcast condition per dimension) marks the region's offsets, tile
-    padding left out, and the kernels unravel them in order. Tilings the
-    kernels run by reference take a ravel of the region to mark them.
-    (benchmarks/test_physical_order_bench.py times it against an unravel of
-    the same offsets.)
+    The rows come as boxes: a first index, and the few most minor
+    dimensions that move from it in memory order, each by its own count
+    (about 64 rows or more to a box), written out by a compiled loop on the
+    worker pool that copies and steps rows, dividing nothing. For an
+    untiled layout, padded or not, memory order is the layout's order (the
+    order ``for_each_index`` visits), and the boxes' first indices are
+    boxes themselves. A tiled layout stores the region tile by tile: the
+    boxes are the tiled array's most minor axes, each the lowest digit of a
+    dimension of its own, and over the other axes (an array the boxes' size
+    times smaller than the buffer) one broadcast condition per dimension
+    gives each box its counts, tile padding and the region's steps left
+    out; the kernels unravel each box's first offset. Tilings without such
+    axes take a sort of the region's offsets. About 10**7 rows take about
+    what an unravel of as many offsets takes; tilings whose boxes are small
+    (a ``T(2,4)`` over a rank-4 array: 8 elements) take a few times more
+    (benchmarks/test_physical_order_bench.py).
 
     Raises
     ------
@@ -277,15 +309,11 @@ def indices_in_physical_order(
     """
     shape = require_shape(shape)
     region = _region(shape, base, count, incr)
-    if not shape.is_tiled:
-        return _unravel_region(shape, region)
-    total = int(np.prod(region.steps, dtype=np.int64))
-    if total == shape.buffer_size:  # the whole buffer, no tile padding
-        return unravel(_counting(total), shape)
+    if not shape.is_tiled or not shape.element_count:
+        return _layout_boxes(shape, region).rows()
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)
-    if form is not None:
-        return _unravel_marked(_tiled_mask(shape, region, form), shape, total)
-    marked = np.zeros(shape.buffer_size, dtype=bool)  # tilings the kernels run by reference
-    plain, offsets = _region_offsets(shape, region)
-    marked[ravel(unravel(offsets, plain), shape)] = True
-    return _unravel_marked(marked, shape, total)
+    boxes = None if form is None else _tiled_boxes(shape, region, form)
+    if boxes is not None:
+        return boxes.rows()
+    rows = _layout_boxes(shape, region).rows()  # tilings without boxes: sorted by offset
+    return rows[np.argsort(ravel(rows, shape), kind="stable")]
