@@ -206,13 +206,18 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
         stride = math.prod(axis.extent for axis in axes[k + 1 :])
         skipped = skipped + (base + first * incr - value) * stride
     order = sorted(inner)
-    flat = [np.broadcast_to(counts[k] * keep, outer).reshape(-1) for k in order]
-    boxes = np.flatnonzero(_product(flat))
-    offsets = boxes * box + np.broadcast_to(skipped, outer).reshape(-1)[boxes]
+    if keep.all() and all(np.all(counts[k] == axes[k].extent) for k in order):  # every box full
+        boxes = np.arange(math.prod(outer), dtype=np.int64)
+        offsets = boxes * box
+        per_axis = np.tile(np.array([axes[k].extent for k in order], np.int64), (boxes.size, 1))
+    else:
+        flat = [np.broadcast_to(counts[k] * keep, outer).reshape(-1) for k in order]
+        boxes = np.flatnonzero(_product(flat))
+        offsets = boxes * box + np.broadcast_to(skipped, outer).reshape(-1)[boxes]
+        per_axis = np.empty((boxes.size, len(order)), dtype=np.int64)
+        for i, column in enumerate(flat):
+            np.take(column, boxes, out=per_axis[:, i])
     starts = unravel(offsets, shape, out=check_out(None, (boxes.size, shape.rank)))
-    per_axis = np.empty((boxes.size, len(order)), dtype=np.int64)
-    for i, column in enumerate(flat):
-        np.take(column, boxes, out=per_axis[:, i])
     dims = tuple(form.groups[inner[k]].dimensions[0] for k in order)
     return _Boxes(starts, per_axis, dims, tuple(max(region.incr[d], 1) for d in dims))
 
