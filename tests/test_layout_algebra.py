@@ -93,6 +93,28 @@ def test_indices_in_physical_order_of_the_whole_shape(shape):
     assert np.array_equal(rows, xs.unravel(np.sort(offsets(shape, all_multi_indices(shape))), shape))
 
 
+@pytest.mark.parametrize(
+    "text, region",
+    [
+        # digits of whole dimensions repeat in a box; a region over one of them makes it partial
+        ("f32[8,6,12]{0,1,2:T(2,4)}", None),
+        ("f32[8,6,12]{0,1,2:T(2,4)}", ((1, 0, 0), (6, 6, 12), (2, 1, 1))),
+        ("f32[8,6,12]{0,1,2:T(2,4)}", ((0, 1, 3), (8, 4, 7), (1, 3, 2))),
+        # two tile levels, tile padding along both dimensions
+        ("bf16[19,300]{1,0:T(8,128)(2,1)}", None),
+        ("bf16[19,300]{1,0:T(8,128)(2,1)}", ((3, 5), (15, 290), (2, 7))),
+        ("s8[21,260]{0,1:T(8,128)(4,1)}", ((0, 130), (21, 0), (1, 0))),
+    ],
+)
+def test_indices_in_physical_order_of_tiled_regions(text, region):
+    shape = P(text)
+    base, count, incr = (list(column) for column in region) if region else (None, None, None)
+    rows = ShapeUtil.indices_in_physical_order(shape, base, count, incr)
+    expected = region_rows(shape, list(zip(*region)) if region else [(0, n, 1) for n in shape.dimensions])
+    order = np.argsort(offsets(shape, expected))
+    np.testing.assert_array_equal(rows, expected[order])
+
+
 # -- dimension surgery keeps elements where they are --------------------------------
 @given(shapes(max_rank=4, max_elements=512), st.data())
 def test_deleting_size_1_dimensions_keeps_offsets(shape, data):

@@ -156,26 +156,46 @@ def _group_keeps(shape: Shape, region: _Region, group: Group, value: NDArray[np.
     return keep
 
 
+def _whole_groups(shape: Shape, region: _Region, form: Digits) -> list[bool]:
+    """Per group: whether it is one dimension that the region covers whole
+    and the tiles do not pad, so that every position of the tiled array
+    holds an element of it."""
+    whole = []
+    for g, group in enumerate(form.groups):
+        d = group.dimensions[0] if len(group.dimensions) == 1 else None
+        whole.append(
+            d is not None
+            and region.base[d] == 0
+            and region.steps[d] == shape.dimensions[d]
+            and (region.incr[d] == 1 or shape.dimensions[d] == 1)
+            and math.prod(axis.extent for axis in form.axes if axis.group == g) == group.extent
+        )
+    return whole
+
+
 def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
     """The region in memory order, for a tiled ``shape``, as boxes of the
-    tiled array's most minor axes: as many as make _BOX positions, each the
-    lowest digit of a dimension of its own. None where the most minor axis
-    of more than one element is not such a digit.
+    tiled array's most minor axes, as many as make _BOX positions: digits
+    of dimensions the region covers whole (and the tiles do not pad), and
+    lowest digits of other dimensions, one each. None where the most minor
+    axis of more than one element is neither.
 
     The other axes (the outer ones) are a small array, the boxes' size
     times smaller than the buffer. Over it, one broadcast condition per
-    other group says whether a position holds the region's elements, and
-    each box axis's dimension gives the position its count along that axis
-    (the region's steps from the value the outer axes give the dimension to
-    that value plus the axis's extent). The kernels unravel the first
+    group that has no box axis says whether a position holds the region's
+    elements, and each lowest digit's dimension gives the position its
+    count along that axis (the region's steps from the value the outer
+    axes give the dimension to that value plus the axis's extent); a whole
+    dimension's digits count their extents. The kernels unravel the first
     offset of each box that is not empty."""
-    axes, size = form.axes, 1
+    axes, size, whole = form.axes, 1, _whole_groups(shape, region, form)
     inner: dict[int, int] = {}  # the box's axes: position -> group
     split = len(axes)
     while split > 0 and size < _BOX:
         axis = axes[split - 1]
         if axis.extent > 1:
-            if axis.divisor != 1 or len(form.groups[axis.group].dimensions) != 1 or axis.group in inner.values():
+            lowest = axis.divisor == 1 and len(form.groups[axis.group].dimensions) == 1
+            if not whole[axis.group] and (not lowest or axis.group in inner.values()):
                 break
             inner[split - 1] = axis.group
             size *= axis.extent
@@ -186,8 +206,10 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
     box = math.prod(axis.extent for axis in axes[split:])
     keep: NDArray[np.bool_] = np.ones([1] * split, dtype=bool)
     skipped: NDArray[np.int64] = np.zeros([1] * split, dtype=np.int64)
-    counts: dict[int, NDArray[np.int64]] = {}
+    counts = {k: np.array(axes[k].extent, dtype=np.int64) for k in inner}
     for g, group in enumerate(form.groups):
+        if whole[g]:
+            continue
         value = np.zeros([1] * split, dtype=np.int64)
         for k in range(split):
             if axes[k].group == g:
@@ -219,7 +241,8 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
             np.take(column, boxes, out=per_axis[:, i])
     starts = unravel(offsets, shape, out=check_out(None, (boxes.size, shape.rank)))
     dims = tuple(form.groups[inner[k]].dimensions[0] for k in order)
-    return _Boxes(starts, per_axis, dims, tuple(max(region.incr[d], 1) for d in dims))
+    steps = tuple(axes[k].divisor * max(region.incr[d], 1) for k, d in zip(order, dims))
+    return _Boxes(starts, per_axis, dims, steps)
 
 
 def for_each_index(
