@@ -241,8 +241,7 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
             np.take(column, boxes, out=per_axis[:, i])
     starts = unravel(offsets, shape, out=check_out(None, (boxes.size, shape.rank)))
     dims = tuple(form.groups[inner[k]].dimensions[0] for k in order)
-    steps = tuple(axes[k].divisor * max(region.incr[d], 1) for k, d in zip(order, dims))
-    return _Boxes(starts, per_axis, dims, steps)
+    return _Boxes(starts, per_axis, dims, tuple(axes[k].divisor * max(region.incr[d], 1) for k, d in zip(order, dims)))
 
 
 def for_each_index(
