@@ -142,12 +142,47 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_ranked)(
     return bad;
 }
 
+#if defined(XS_VRAVEL_COLUMN) && XS_UNRAVEL
+/* The loop above, XS_VL rows at a time in vector registers, for levels
+ * whose vector header has xs_vravel_column; the last (stop - start) % XS_VL
+ * rows take the loop above. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_vector)(
+        const xs_plan *p, const char *const *column, int64_t *restrict out, ptrdiff_t start,
+        ptrdiff_t stop, const int R, const int narrow) {
+    const XS_T *c[XS_MAX_UNROLLED];
+    xs_vi extm1[XS_MAX_UNROLLED], stride[XS_MAX_UNROLLED];
+    for (int j = 0; j < R; j++) {
+        c[j] = (const XS_T *)column[j];
+        extm1[j] = xs_vi_set(p->extent[j] - 1);
+        stride[j] = xs_vi_set(p->stride[j]);
+    }
+    xs_vok ok = xs_vok_all();
+    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+    for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
+        xs_vi acc = xs_vi_set(0);
+        XS_UNROLL_DIMS
+        for (int j = 0; j < R; j++)
+            acc = xs_vravel_column(acc, XS_CAT2(xs_vload_, XS_TN)(c[j] + i), extm1[j], stride[j],
+                                   narrow, &ok);
+        xs_vstore(out + i, acc);
+    }
+    return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_ravel_cols_ranked)(p, column, out, vstop, stop, R, narrow);
+}
+
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
+        const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
+        ptrdiff_t stop, int narrow, const int R) {
+    return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1)
+                  : XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 0);
+}
+#else
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
         const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
         ptrdiff_t stop, int narrow, const int R) {
     return narrow ? XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 1)
                   : XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 0);
 }
+#endif
 
 /* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) contiguous
  * columns of XS_T; nonzero when some index is out of range. */

@@ -200,6 +200,22 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
     return xs_vravel_rowsum(v, rank, t);
 }
 
+/* -- ravel: separate columns in registers ------------------------------------
+ *
+ * One vector of one dimension's indices (int64, int32 sign-extended): its
+ * products with that dimension's stride added to ``acc``, and ``ok`` less
+ * the lanes outside [0, extent), checked as xs_vravel_check does (``extm1``
+ * holds extent - 1 in every lane). AVX2 has neither unsigned nor 64-bit
+ * compares and products of its own, which the compiler's vectorisation of
+ * the plain loop spells out at about twice these instructions; AVX-512 has
+ * both, so its level keeps that loop (no XS_VRAVEL_COLUMN there). */
+#define XS_VRAVEL_COLUMN 1
+static inline xs_vi xs_vravel_column(xs_vi acc, xs_vi v, xs_vi extm1, xs_vi stride,
+                                     const int narrow, xs_vok *ok) {
+    *ok = _mm256_andnot_pd(_mm256_castsi256_pd(_mm256_or_si256(v, _mm256_sub_epi64(extm1, v))), *ok);
+    return _mm256_add_epi64(acc, xs_vmul(v, stride, narrow));
+}
+
 /* Rank-4 rows of 32-bit indices into 32-bit offsets, for a buffer of at
  * most 2**31 elements (kernels_impl.h, xs_ravel_cols32): rows [i, stop) of
  * the C-contiguous (N, 4) array ``rows`` read a whole vector of rows at a
