@@ -352,8 +352,9 @@ def test_unravel_paths_match_numpy_and_the_reference(level, rank):
 
 
 @pytest.mark.parametrize("rank", [1, 2, 3, 4, 5, 6, 7])
-def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank):
-    dims = [3, 5, 2, 7, 3, 2, 4][:rank]
+@pytest.mark.parametrize("dims", [[3, 5, 2, 7, 3, 2, 4], [3, 7, 1, 15, 3, 1, 7]])  # widths odd, or powers of two
+def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank, dims):
+    dims = dims[:rank]
     for order in every_order(rank)[:6]:
         shape = xs.Shape("f32", dims, xs.Layout(order, [d + 1 for d in dims]))
         good = np.zeros(VECTOR_N, np.int64)  # offset 0 is valid

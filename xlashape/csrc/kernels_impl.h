@@ -295,9 +295,10 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
 }
 
 #ifdef XS_VL
-/* Unravel XS_VL rows at a time in vector registers, in doubles, where the
+/* Unravel XS_VL rows at a time in vector registers: in doubles, where the
  * buffer holds at most XS_FLOOR_DIV_LIMIT elements (kernels_common.h says
- * why the division needs no correction there). With ``direct`` (a
+ * why the division needs no correction there), or (``pow2``) in int64 by
+ * shift and mask, where every width is a power of two. With ``direct`` (a
  * C-contiguous result of a rank the level transposes), each vector of
  * rows goes straight to the result; otherwise positions collect in blocks
  * that xs_write_positions lays out. The last stop - start % XS_VL rows
@@ -305,13 +306,17 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
         ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
-        const int R, const int padded, const int direct) {
+        const int R, const int padded, const int direct, const int pow2) {
     xs_vd rw[XS_MAX_UNROLLED], hrw[XS_MAX_UNROLLED], w[XS_MAX_UNROLLED], ext[XS_MAX_UNROLLED];
+    xs_vi shift[XS_MAX_UNROLLED], mask[XS_MAX_UNROLLED], iext[XS_MAX_UNROLLED];
     for (int k = 0; k < R; k++) {
         rw[k] = xs_vd_set(p->reciprocal[k]);
         hrw[k] = xs_vd_set(0.5 * p->reciprocal[k]);
         w[k] = xs_vd_set((double)p->divisor[k].divisor);
         ext[k] = xs_vd_set((double)p->order_extent[k]);
+        shift[k] = xs_vi_set((uint64_t)p->divisor[k].shift);
+        mask[k] = xs_vi_set(p->divisor[k].divisor - 1);
+        iext[k] = xs_vi_set(p->order_extent[k]);
     }
     xs_vrows rows;
     if (direct) xs_vrows_init(&rows, R, p->position);
@@ -326,17 +331,28 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         for (int i = 0; i < nb; i += XS_VL) {
             xs_vi col[XS_MAX_UNROLLED];
             xs_vok in = xs_vok_all();  /* this vector's checks: no chain across vectors */
-            xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, p->size, &in);
-            for (int k = 0; k < R - 1; k++) {
-                xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);
-                xs_vd r = xs_vfnmadd(q, w[k], n);
-                if (padded) in = xs_vok_below(in, r, ext[k]);
-                col[k] = xs_vd_to_vi(r);
-                n = q;
+            if (pow2) {
+                xs_vi n = XS_CAT2(xs_vload_ioffsets_, XS_TN)(linear + b0 + i, p->size, &in);
+                for (int k = 0; k < R - 1; k++) {
+                    col[k] = xs_vand(n, mask[k]);
+                    if (padded) in = xs_vok_below_i(in, col[k], iext[k]);
+                    n = xs_vshr(n, shift[k]);
+                }
+                if (padded) in = xs_vok_below_i(in, n, iext[R - 1]);
+                col[R - 1] = n;
+            } else {
+                xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, p->size, &in);
+                for (int k = 0; k < R - 1; k++) {
+                    xs_vd q = xs_vfloor_fma(n, rw[k], hrw[k]);
+                    xs_vd r = xs_vfnmadd(q, w[k], n);
+                    if (padded) in = xs_vok_below(in, r, ext[k]);
+                    col[k] = xs_vd_to_vi(r);
+                    n = q;
+                }
+                if (padded) in = xs_vok_below(in, n, ext[R - 1]);
+                col[R - 1] = xs_vd_to_vi(n);
             }
-            if (padded) in = xs_vok_below(in, n, ext[R - 1]);
             ok = xs_vok_and(ok, in);
-            col[R - 1] = xs_vd_to_vi(n);
             if (direct)
                 xs_vstore_rows(out + (b0 + i) * R, col, R, &rows);
             else
@@ -415,10 +431,14 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 
 #ifdef XS_VL
 #define XS_UNRAVEL_VECTOR(R, padded)                                                    \
+        if (p->pow2 && direct && XS_VROWS(R))                                           \
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1, 1); \
+        if (p->pow2)                                                                    \
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0, 1); \
         if (vector && direct && XS_VROWS(R))                                            \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1, 0); \
         if (vector)                                                                     \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0);
+            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0, 0);
 #else
 #define XS_UNRAVEL_VECTOR(R, padded)
 #endif

@@ -69,6 +69,7 @@ static inline xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vo
 /* -- int64 shifts, digits: acc | ((n >> shift) & mask) << weight, and ok
  * less the lanes where x >= limit (x and limit below 2**63) */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+static inline xs_vi xs_vand(xs_vi a, xs_vi b) { return _mm256_and_si256(a, b); }
 static inline xs_vi xs_vshr(xs_vi n, xs_vi shift) { return _mm256_srlv_epi64(n, shift); }
 static inline xs_vi xs_vshl(xs_vi n, xs_vi shift) { return _mm256_sllv_epi64(n, shift); }
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {

@@ -60,6 +60,7 @@ static inline xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok
 /* -- int64 shifts, digits: acc | ((n >> shift) & mask) << weight, and ok
  * less the lanes where x >= limit */
 static inline xs_vi xs_vi_set(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+static inline xs_vi xs_vand(xs_vi a, xs_vi b) { return _mm512_and_si512(a, b); }
 static inline xs_vi xs_vshr(xs_vi n, xs_vi shift) { return _mm512_srlv_epi64(n, shift); }
 static inline xs_vi xs_vshl(xs_vi n, xs_vi shift) { return _mm512_sllv_epi64(n, shift); }
 static inline xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight) {
