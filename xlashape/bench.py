@@ -583,7 +583,8 @@ def caption(info: dict[str, Any]) -> str:
         "interleaved rounds, spread = 25th-75th percentile. 'of traffic limit' (up to "
         f"{IN_CACHE_BYTES >> 20} MiB): the same for a vectorised loop that reads and writes "
         "exactly the operation's bytes. JAX: jax.jit, warm, block_until_ready, with "
-        "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads."
+        "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads, reading the "
+        "same (N, rank) rows or offsets."
     )
 
 

@@ -4,7 +4,9 @@ numba's plain loops: one per direction, bounds-checked as xlashape is (an
 index out of range raises), compiled for this machine by numba's JIT.
 
 JAX: ``jax.jit`` of ``jnp.ravel_multi_index`` / ``jnp.unravel_index`` on
-the case's columns, XLA's own compiled loop, timed warm with the result's
+the case's own (N, rank) rows (their columns taken inside the jitted
+function, which XLA fuses into its loop, so that both read the same array)
+or offsets, XLA's own compiled loop, timed warm with the result's
 ``block_until_ready()``. JAX computes integers in 32 bits unless
 ``jax_enable_x64`` is set; the peer sets it, so that JAX reads and writes
 the case's dtype as xlashape does."""
@@ -122,10 +124,10 @@ def jax_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
     widths = tuple(shape.padded_dimensions[d] for d in order)
     call: Callable[[], Any]
     if case.op == "ravel":
-        columns = tuple(jnp.asarray(data["rows"][:, d].copy()) for d in order)
+        rows = jnp.asarray(data["rows"])
         mode = "clip" if case.mode == "raise" else case.mode
-        ravel = jax.jit(lambda *c: jnp.ravel_multi_index(c, widths, mode=mode))
-        call = lambda: ravel(*columns).block_until_ready()  # noqa: E731
+        ravel = jax.jit(lambda r: jnp.ravel_multi_index(tuple(r[:, d] for d in order), widths, mode=mode))
+        call = lambda: ravel(rows).block_until_ready()  # noqa: E731
     else:
         offsets = jnp.asarray(data["offsets"])
         unravel = jax.jit(lambda f: jnp.unravel_index(f, widths))

@@ -63,8 +63,12 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
     xs_vravel_init(&t, R, p->extent, p->stride);
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+    const int prefetch = (stop - start) * R * (ptrdiff_t)sizeof(XS_T) >= XS_PREFETCH_FROM;
     for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
         xs_vi v[XS_MAX_UNROLLED];
+        if (prefetch)
+            for (int j = 0; j < R * (int)sizeof(XS_T) * XS_VL; j += 64)
+                __builtin_prefetch((const char *)(rows + i * R) + XS_PREFETCH_AHEAD + j);
         for (int j = 0; j < R; j++) v[j] = XS_CAT2(xs_vload_, XS_TN)(rows + i * R + j * XS_VL);
         xs_vstore(out + i, xs_vravel_sum(v, R, &t, narrow, &ok));
     }

@@ -237,8 +237,13 @@ static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t
     /* sum element 4k + m holds row 2m + k of the 8 */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256i over = _mm256_setzero_si256();
+    const int prefetch = (stop - i) * 16 >= XS_PREFETCH_FROM;
     for (; i + 8 <= stop; i += 8) {
         const uint32_t *r = rows + 4 * i;
+        if (prefetch) {
+            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD);
+            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD + 64);
+        }
         __m256i p0 = _mm256_loadu_si256((const __m256i *)r);
         __m256i p1 = _mm256_loadu_si256((const __m256i *)(r + 8));
         __m256i p2 = _mm256_loadu_si256((const __m256i *)(r + 16));
