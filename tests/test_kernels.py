@@ -369,6 +369,33 @@ def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank, 
                             xs.unravel(offsets, shape, out=out)
 
 
+@pytest.mark.parametrize("rank", [1, 2, 3, 4])
+def test_unravel_into_32_bit_rows_matches_numpy_and_names_the_first_bad_row(level, rank):
+    # C-contiguous 32-bit rows come straight from the vector registers at
+    # the AVX2 level (ranks 1, 2 and 4, every order); the others, and
+    # columns, narrow an int64 block
+    rng = np.random.default_rng(rank + 300)
+    for name, shape in vector_shapes(rank):
+        offsets = rng.integers(0, shape.buffer_size, VECTOR_N)
+        expected = numpy_unravel(shape, offsets)
+        valid = np.all(expected < np.array(shape.dimensions), axis=1)
+        outside = [shape.buffer_size, *offsets[~valid][:1]]  # past the end, and on padding
+        offsets, expected = offsets[valid], expected[valid]
+        for linear, result in ((np.int32, np.int32), (np.int64, np.uint32)):
+            got = xs.unravel(offsets.astype(linear), shape, dtype=result)
+            assert got.dtype == result and got.flags.c_contiguous
+            np.testing.assert_array_equal(got, expected, err_msg=f"{name} {shape.layout} {linear}")
+            columns = np.full((rank, len(offsets)), 7, dtype=result).T  # narrowed a column at a time
+            xs.unravel(offsets.astype(linear), shape, out=columns)
+            np.testing.assert_array_equal(columns, expected, err_msg=f"{name} {shape.layout} {linear}")
+        for row, value in itertools.product((0, 3, 4, len(offsets) - 1), outside):
+            bad = offsets.copy()
+            bad[row:] = value  # later bad rows too: the first is named
+            for out in (None, np.empty((rank, len(offsets)), np.int32).T):
+                with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                    xs.unravel(bad.astype(np.int32), shape, dtype=np.int32, out=out)
+
+
 @pytest.mark.parametrize("widths", [(3, 2**50 // 3), (2**25 + 1, 2**25 - 1), (1, 2**50), (7, 3, 2**50 // 21),
                                     (2**50 - 1,), (5, 2**48 + 1), (2**50 + 1,),
                                     (49, 103, 2**50 // (49 * 103))])

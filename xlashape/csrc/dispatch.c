@@ -20,6 +20,8 @@ typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t 
                                   ptrdiff_t);
 typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
                                     ptrdiff_t, int);
+typedef ptrdiff_t (*unravel_rows32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
+                                       ptrdiff_t, uint64_t *);
 typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
 typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
 
@@ -47,6 +49,10 @@ XS_DECLARE(i32, int32_t, avx2)
 XS_DECLARE(i64, int64_t, avx2)
 XS_DECLARE(i32, int32_t, avx512)
 XS_DECLARE(i64, int64_t, avx512)
+ptrdiff_t xs_unravel_rows32_i32_avx2(const xs_plan *, const int32_t *, uint32_t *, ptrdiff_t,
+                                     ptrdiff_t, uint64_t *);
+ptrdiff_t xs_unravel_rows32_i64_avx2(const xs_plan *, const int64_t *, uint32_t *, ptrdiff_t,
+                                     ptrdiff_t, uint64_t *);
 #endif
 
 typedef struct {
@@ -54,6 +60,7 @@ typedef struct {
     ravel_cols_fn ravel_cols[XS_NDTYPES];
     ravel_cols32_fn ravel_cols32[XS_NDTYPES];
     unravel_rows_fn unravel[XS_NDTYPES];
+    unravel_rows32_fn unravel32[XS_NDTYPES];  /* C-contiguous 32-bit rows; NULL: none */
     ravel_columns_fn columns;
     traffic_fn traffic;
 } kernel_table;
@@ -71,7 +78,13 @@ typedef struct {
       XS_C32(u8, baseline), XS_C32(u16, baseline), XS_C32(u32, baseline), XS_C32(u64, baseline)}, \
      {NULL, NULL, XS_U(i32, LEVEL), XS_U(i64, LEVEL),                                   \
       NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)},                            \
-     xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
+     XS_U32_##LEVEL, xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
+/* Only the AVX2 level stores 32-bit rows from its vector registers. */
+#define XS_U32_baseline {NULL}
+#define XS_U32_avx512 {NULL}
+#define XS_U32_avx2                                                                     \
+    {NULL, NULL, (unravel_rows32_fn)xs_unravel_rows32_i32_avx2,                         \
+     (unravel_rows32_fn)xs_unravel_rows32_i64_avx2}
 
 static const kernel_table tables[XS_NLEVELS] = {
     XS_TABLE(baseline),
@@ -268,14 +281,26 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
 static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const int rank = job->plan->rank;
+    unravel_rows32_fn direct = job->tiled ? NULL : active->unravel32[job->linear_dtype];
+    if (direct != NULL && job->linear_step == itemsize(job->linear_dtype) &&
+        job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank &&
+        ((uintptr_t)job->rows_out & 3) == 0) {  /* C-contiguous rows, straight from the kernel */
+        uint64_t bad = 0;
+        ptrdiff_t done = direct(job->plan, job->linear, (uint32_t *)(void *)job->rows_out, start,
+                                stop, &bad);
+        if (done == stop) return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+    }
     int64_t stack[XS_NARROW_ITEMS];
     const ptrdiff_t rows = rank == 0 ? XS_NARROW_ITEMS : rank > XS_NARROW_ITEMS ? 1 : XS_NARROW_ITEMS / rank;
     int64_t *wide = rank <= XS_NARROW_ITEMS ? stack : malloc(rank * sizeof *wide);
     if (wide == NULL) return start;  /* no memory: reported as this row, never silently */
+    /* contiguous columns (the transpose of a (rank, N) result): the block
+     * is laid out by columns too, so that each narrows in one run */
+    const int by_columns = job->out_step0 == 4 && rank <= XS_NARROW_ITEMS;
     xs_job block = *job;
     block.rows_out = (char *)wide;
-    block.out_step0 = rank * (ptrdiff_t)sizeof *wide;
-    block.out_step1 = sizeof *wide;
+    block.out_step0 = (by_columns ? 1 : rank) * (ptrdiff_t)sizeof *wide;
+    block.out_step1 = (by_columns ? rows : 1) * (ptrdiff_t)sizeof *wide;
     block.out32 = 0;
     ptrdiff_t bad = -1;
     for (ptrdiff_t b0 = start; b0 < stop && bad < 0; b0 += rows) {
@@ -284,7 +309,10 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
         bad = unravel_chunk64(&block, 0, n);
         if (bad >= 0) bad += b0;
         char *first = job->rows_out + b0 * job->out_step0;
-        if (job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank)
+        if (by_columns)
+            for (int d = 0; d < rank; d++)
+                narrow((uint32_t *)(void *)(first + d * job->out_step1), wide + d * rows, n);
+        else if (job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank)
             narrow((uint32_t *)(void *)first, wide, n * rank);  /* C-contiguous rows */
         else
             for (ptrdiff_t i = 0; i < n; i++)

@@ -309,7 +309,7 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
  * take the exact row step. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
-        ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
+        uint32_t *restrict out32, ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
         const int R, const int padded, const int direct, const int pow2) {
     xs_vd rw[XS_MAX_UNROLLED], hrw[XS_MAX_UNROLLED], w[XS_MAX_UNROLLED], ext[XS_MAX_UNROLLED];
     xs_vi shift[XS_MAX_UNROLLED], mask[XS_MAX_UNROLLED], iext[XS_MAX_UNROLLED];
@@ -357,6 +357,11 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
                 col[R - 1] = xs_vd_to_vi(n);
             }
             ok = xs_vok_and(ok, in);
+#ifdef XS_VSTORE_ROWS32
+            if (out32 != NULL)
+                xs_vstore_rows32(out32 + (b0 + i) * R, col, R, p->position);
+            else
+#endif
             if (direct)
                 xs_vstore_rows(out + (b0 + i) * R, col, R, &rows);
             else
@@ -365,8 +370,15 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         if (!direct) XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
     }
     uint64_t bad = (uint64_t)xs_vok_bad(ok);
-    for (ptrdiff_t i = vstop; i < stop; i++)
-        bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
+    for (ptrdiff_t i = vstop; i < stop; i++) {
+        if (out32 == NULL) {
+            bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
+            continue;
+        }
+        int64_t row[XS_MAX_UNROLLED];
+        bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)row, 8);
+        for (int d = 0; d < R; d++) out32[i * R + d] = (uint32_t)row[d];
+    }
     return bad;
 }
 #endif
@@ -436,13 +448,13 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 #ifdef XS_VL
 #define XS_UNRAVEL_VECTOR(R, padded)                                                    \
         if (p->pow2 && direct && XS_VROWS(R))                                           \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1, 1); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1); \
         if (p->pow2)                                                                    \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0, 1); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1); \
         if (vector && direct && XS_VROWS(R))                                            \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 1, 0); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0); \
         if (vector)                                                                     \
-            return XS_FN(xs_unravel_vector)(p, linear, out, s0, s1, start, stop, R, padded, 0, 0);
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0);
 #else
 #define XS_UNRAVEL_VECTOR(R, padded)
 #endif
@@ -477,6 +489,36 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
         bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
     return bad;
 }
+
+#ifdef XS_VSTORE_ROWS32
+/* Rows [start, stop) of a contiguous ``linear`` into the C-contiguous
+ * (N, rank) 32-bit result ``out`` (every index below 2**31), in vector
+ * registers, for the ranks the level stores as rows and buffers the vector
+ * unravel divides; ``*bad`` gains a nonzero value where an offset is
+ * outside the buffer or on padding. Returns the first row not done: stop,
+ * or start for a plan it does not take (dispatch.c narrows an int64 block
+ * then). */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_ranked)(
+        const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t start, ptrdiff_t stop,
+        const int R) {
+    if (p->pow2)
+        return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 1)
+                         : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 1);
+    return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 0)
+                     : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 0);
+}
+
+ptrdiff_t XS_FN(xs_unravel_rows32)(const xs_plan *p, const XS_T *linear, uint32_t *out,
+                                   ptrdiff_t start, ptrdiff_t stop, uint64_t *bad) {
+    if (!XS_VROWS(p->rank) || !(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
+    switch (p->rank) {
+    case 1: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 1); break;
+    case 2: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 2); break;
+    default: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 4); break;
+    }
+    return stop;
+}
+#endif
 
 #undef XS_UNRAVEL_VECTOR
 #undef XS_UNRAVEL_RANK

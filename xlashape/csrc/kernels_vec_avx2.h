@@ -138,6 +138,37 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
     }
 }
 
+/* The same rows into 32-bit indices (every one below 2**31): ``col`` by
+ * position, as above; dimension d of a row is col[position[d]]. Each
+ * column is narrowed by one permute, and ranks 2 and 4 are interleaved by
+ * unpacks. Only ranks 1, 2 and 4 (XS_VROWS). */
+#define XS_VSTORE_ROWS32 1
+static inline __m128i xs_vnarrow(__m256i v) {
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+
+static inline void xs_vstore_rows32(uint32_t *out, const xs_vi *col, const int rank,
+                                    const int *position) {
+    __m128i a = xs_vnarrow(col[position[0]]);
+    if (rank == 1) {
+        _mm_storeu_si128((__m128i *)out, a);
+        return;
+    }
+    __m128i b = xs_vnarrow(col[position[1]]);
+    if (rank == 2) {
+        _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi32(a, b));
+        _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi32(a, b));
+        return;
+    }
+    __m128i c = xs_vnarrow(col[position[2]]), d = xs_vnarrow(col[position[3]]);
+    __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d);
+    __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d);
+    _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(out + 8), _mm_unpacklo_epi64(ab1, cd1));
+    _mm_storeu_si128((__m128i *)(out + 12), _mm_unpackhi_epi64(ab1, cd1));
+}
+
 /* -- ravel: (N, rank) rows in registers --------------------------------------
  *
  * As in kernels_vec_avx512.h: ``rank`` vectors of 4 rows as they lie in
