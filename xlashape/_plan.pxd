@@ -47,3 +47,6 @@ cdef class LayoutPlan:
 
 # Division constants for one divisor, shared with the tiled kernels (_tiled.pyx).
 cdef xs_divisor _fast_divisor(width) except *
+# count items of itemsize bytes (at least one) from PyMem_Malloc; MemoryError
+# when none.
+cdef void* _alloc(Py_ssize_t count, size_t itemsize) except NULL

@@ -34,12 +34,12 @@ cdef extern from "tiled.h" nogil:
         const int* final_shift
         const uint64_t* slot_stride
         int n_terms
-        int u_terms
-        int u_simple
         const int* dim
         const int* shift
         const uint64_t* mask
         const uint64_t* stride
+        int u_terms
+        int u_simple
         const int* u_dim
         const int* u_weight
         const int* u_pow2

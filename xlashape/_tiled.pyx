@@ -17,23 +17,16 @@ form keeps on the stack (XS_TILED_MAX_SLOTS) takes the plain-Python
 reference instead.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.mem cimport PyMem_Free
 from libc.stdint cimport int64_t, uint64_t
 
-from xlashape._plan cimport _fast_divisor as _divisor
+from xlashape._plan cimport _alloc, _fast_divisor as _divisor
 
 from xlashape import reference, tiling
 
 
 cdef extern from "plan.h":
     int XS_WRAP, XS_CLIP
-
-
-cdef void* _alloc(Py_ssize_t count, size_t itemsize) except NULL:
-    cdef void* p = PyMem_Malloc(max(count, 1) * itemsize)
-    if p == NULL:
-        raise MemoryError()
-    return p
 
 
 cdef inline bint _pow2(uint64_t value) noexcept nogil:
