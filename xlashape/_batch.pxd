@@ -26,6 +26,7 @@ cdef extern from "dispatch.h" nogil:
         char* rows_out
         Py_ssize_t out_step0
         Py_ssize_t out_step1
+        int store                       # set by the driver on its own copy
 
     int XS_RAISE, XS_WRAP, XS_CLIP
 

@@ -38,6 +38,8 @@ cdef extern from "dispatch.h" nogil:
     Py_ssize_t xs_ravel(const xs_job* job, Py_ssize_t n, int threads)
     Py_ssize_t xs_unravel(const xs_job* job, Py_ssize_t n, int threads)
     void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
+    void xs_set_stream_bytes(int64_t nbytes)
+    int64_t xs_stream_bytes()
 
 
 cdef extern from "pool.h" nogil:
@@ -155,6 +157,21 @@ def select_cpu_level(level):
             f"{best_cpu_level()!r}"
         )
     return previous
+
+
+def stream_bytes():
+    """The bytes of traffic (read and written) from which a call writes its
+    results by non-temporal stores, past the caches."""
+    return xs_stream_bytes()
+
+
+def set_stream_bytes(nbytes):
+    """Stream the results of calls that move at least ``nbytes`` bytes
+    (xlashape.cpu sets it from the CPU's caches at import)."""
+    cdef int64_t value = nbytes
+    if value < 0:
+        raise ValueError(f"the streaming threshold must be at least 0 bytes, got {nbytes}")
+    xs_set_stream_bytes(value)
 
 
 def pool_info():

@@ -6,15 +6,24 @@ best level the CPU and OS support is chosen once, at import. The
 environment variable ``XLASHAPE_CPU`` (``baseline``, ``avx2`` or
 ``avx512``) asks for a lower one; :func:`set_cpu_level` changes it at run
 time (the tests use it to run every level). Other CPUs run ``baseline``.
+
+Results too large to stay in cache are written by non-temporal
+(streaming) stores, which skip reading each cache line before writing it.
+A call streams when it reads and writes at least :func:`stream_bytes`
+bytes: at import, three quarters of one CPU's share of the last-level cache
+plus its own L2, as glibc (2.26-2.37) derives the threshold from which its
+``memcpy`` streams; ``XLASHAPE_STREAM_BYTES`` (a byte count) sets it
+instead, and :func:`set_stream_bytes` changes it at run time.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from . import _batch
 
-__all__ = ["LEVELS", "cpu_features", "set_cpu_level"]
+__all__ = ["LEVELS", "cpu_features", "set_cpu_level", "set_stream_bytes", "stream_bytes"]
 
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
 
@@ -40,6 +49,7 @@ def cpu_features() -> dict[str, object]:
         "levels": LEVELS,
         "pool_workers": pool["workers"],
         "pool_wake_ns": pool["wake_ns"],
+        "stream_bytes": stream_bytes(),
     }
 
 
@@ -47,6 +57,62 @@ def set_cpu_level(level: str | None) -> str:
     """Run the kernels at ``level`` (None: the best supported); returns the
     previous level. ValueError for an unknown level or one this CPU lacks."""
     return str(_batch.select_cpu_level(level))
+
+
+def stream_bytes() -> int:
+    """The bytes a call reads and writes from which it writes its results by
+    non-temporal stores, past the caches."""
+    return int(_batch.stream_bytes())
+
+
+def set_stream_bytes(nbytes: int | None) -> int:
+    """Stream the results of calls that read and write at least ``nbytes``
+    bytes (None: the threshold derived from this CPU's caches); returns the
+    previous threshold. ValueError for a negative count."""
+    previous = stream_bytes()
+    _batch.set_stream_bytes(_cache_threshold() if nbytes is None else int(nbytes))
+    return previous
+
+
+def _cpu_count(text: str) -> int:
+    """The CPUs in a sysfs list such as ``0-3,8``."""
+    count = 0
+    for part in text.strip().split(","):
+        if part:
+            first, _, last = part.partition("-")
+            count += int(last or first) - int(first) + 1
+    return count
+
+
+def _cache_threshold(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> int:
+    """Three quarters of one CPU's share of the last-level cache plus its L2
+    (glibc's derivation), from sysfs; 32 MiB where sysfs has no caches."""
+    share: dict[int, int] = {}
+    for index in root.glob("index[0-9]*"):
+        try:
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            size = (index / "size").read_text().strip()
+            sharing = _cpu_count((index / "shared_cpu_list").read_text())
+        except (OSError, ValueError):
+            continue
+        if kind == "Instruction" or not size.endswith("K"):
+            continue
+        share[level] = int(size[:-1]) * 1024 // max(sharing, 1)
+    if not share:
+        return 32 << 20
+    last = max(share)
+    return (share[last] + (share.get(2, 0) if last > 2 else 0)) * 3 // 4
+
+
+def _initial_stream_bytes() -> None:
+    wanted = os.environ.get("XLASHAPE_STREAM_BYTES", "").strip()
+    if not wanted:
+        _batch.set_stream_bytes(_cache_threshold())
+        return
+    if not wanted.isdigit():
+        raise ValueError(f"XLASHAPE_STREAM_BYTES must be a byte count (digits), got {wanted!r}")
+    _batch.set_stream_bytes(int(wanted))
 
 
 def _initial_level() -> None:
@@ -62,3 +128,4 @@ def _initial_level() -> None:
 
 
 _initial_level()
+_initial_stream_bytes()

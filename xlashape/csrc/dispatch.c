@@ -11,31 +11,33 @@
 #include "pool.h"
 #include "tiled.h"
 
+/* The kernels' last int (before unravel_rows32_fn's bad flag): how they
+ * store their results (enum xs_store, from xs_job.store). */
 typedef uint64_t (*ravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
-                                  ptrdiff_t);
+                                  ptrdiff_t, int);
 typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
-                                    ptrdiff_t, ptrdiff_t, ptrdiff_t);
+                                    ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
 
 typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
-                                  ptrdiff_t);
+                                  ptrdiff_t, int);
 typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
-                                    ptrdiff_t, int);
+                                    ptrdiff_t, int, int);
 typedef ptrdiff_t (*unravel_rows32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
-                                       ptrdiff_t, uint64_t *);
+                                       ptrdiff_t, int, uint64_t *);
 typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
 typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
 
 #define XS_DECLARE_RAVEL(TN, T, LEVEL)                                                  \
     uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
-                                          ptrdiff_t);                                   \
+                                          ptrdiff_t, int);                              \
     uint64_t xs_ravel_cols_##TN##_##LEVEL(const xs_plan *, const char *const *, int64_t *, \
-                                          ptrdiff_t, ptrdiff_t);                        \
+                                          ptrdiff_t, ptrdiff_t, int);                   \
     uint64_t xs_ravel_cols32_##TN##_##LEVEL(const xs_plan *, const char *const *, uint32_t *, \
-                                            ptrdiff_t, ptrdiff_t, int);
+                                            ptrdiff_t, ptrdiff_t, int, int);
 #define XS_DECLARE(TN, T, LEVEL)                                                        \
     XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
     uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
-                                            ptrdiff_t, ptrdiff_t, ptrdiff_t, ptrdiff_t);
+                                            ptrdiff_t, ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
 XS_DECLARE_RAVEL(i8, int8_t, baseline)
 XS_DECLARE_RAVEL(i16, int16_t, baseline)
 XS_DECLARE(i32, int32_t, baseline)
@@ -50,9 +52,9 @@ XS_DECLARE(i64, int64_t, avx2)
 XS_DECLARE(i32, int32_t, avx512)
 XS_DECLARE(i64, int64_t, avx512)
 ptrdiff_t xs_unravel_rows32_i32_avx2(const xs_plan *, const int32_t *, uint32_t *, ptrdiff_t,
-                                     ptrdiff_t, uint64_t *);
+                                     ptrdiff_t, int, uint64_t *);
 ptrdiff_t xs_unravel_rows32_i64_avx2(const xs_plan *, const int64_t *, uint32_t *, ptrdiff_t,
-                                     ptrdiff_t, uint64_t *);
+                                     ptrdiff_t, int, uint64_t *);
 #endif
 
 typedef struct {
@@ -162,8 +164,9 @@ static enum ravel_form ravel_form(const xs_job *job) {
 static uint64_t ravel_raise(const xs_job *job, enum ravel_form form, ptrdiff_t start,
                             ptrdiff_t stop) {
     int dtype = job->column_dtype[0];
-    if (form == ROWS) return active->ravel[dtype](job->plan, job->column[0], job->out, start, stop);
-    return active->ravel_cols[dtype](job->plan, job->column, job->out, start, stop);
+    if (form == ROWS)
+        return active->ravel[dtype](job->plan, job->column[0], job->out, start, stop, job->store);
+    return active->ravel_cols[dtype](job->plan, job->column, job->out, start, stop, job->store);
 }
 
 static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
@@ -196,7 +199,7 @@ static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
         job->out_step1 % 8 == 0 && ((uintptr_t)job->rows_out & 7) == 0)
         bad = active->unravel[job->linear_dtype](job->plan, job->linear,
                                                  (int64_t *)job->rows_out, job->out_step0 / 8,
-                                                 job->out_step1 / 8, start, stop);
+                                                 job->out_step1 / 8, start, stop, job->store);
     else
         bad = xs_unravel_strided(job, start, stop);
     return bad ? xs_unravel_first_bad(job, start, stop) : -1;
@@ -240,6 +243,7 @@ static ptrdiff_t ravel_narrowed(const xs_job *job, ptrdiff_t start, ptrdiff_t st
     block.column = column;
     block.out = wide;
     block.out32 = 0;
+    block.store = XS_STORE_PLAIN;  /* a block on the stack, read back at once */
     ptrdiff_t bad = -1;
     for (ptrdiff_t b0 = start; b0 < stop && bad < 0; b0 += XS_NARROW_ITEMS) {
         ptrdiff_t n = stop - b0 < XS_NARROW_ITEMS ? stop - b0 : XS_NARROW_ITEMS;
@@ -264,11 +268,11 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     ravel_cols32_fn kernel = active->ravel_cols32[job->column_dtype[0]];
     uint32_t *out = (uint32_t *)(void *)job->out;
     if (job->mode == NULL)
-        return kernel(job->plan, job->column, out, start, stop, form == ROWS)
+        return kernel(job->plan, job->column, out, start, stop, form == ROWS, job->store)
                    ? xs_ravel_first_bad(job, start, stop) : -1;
     for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {
         ptrdiff_t b1 = stop - b0 < XS_COLUMN_BLOCK ? stop : b0 + XS_COLUMN_BLOCK;
-        if (kernel(job->plan, job->column, out, b0, b1, form == ROWS)) {
+        if (kernel(job->plan, job->column, out, b0, b1, form == ROWS, job->store)) {
             ptrdiff_t bad = ravel_narrowed(job, b0, b1);
             if (bad >= 0) return bad;
         }
@@ -287,7 +291,7 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
         ((uintptr_t)job->rows_out & 3) == 0) {  /* C-contiguous rows, straight from the kernel */
         uint64_t bad = 0;
         ptrdiff_t done = direct(job->plan, job->linear, (uint32_t *)(void *)job->rows_out, start,
-                                stop, &bad);
+                                stop, job->store, &bad);
         if (done == stop) return bad ? xs_unravel_first_bad(job, start, stop) : -1;
     }
     int64_t stack[XS_NARROW_ITEMS];
@@ -302,6 +306,7 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
     block.out_step0 = (by_columns ? 1 : rank) * (ptrdiff_t)sizeof *wide;
     block.out_step1 = (by_columns ? rows : 1) * (ptrdiff_t)sizeof *wide;
     block.out32 = 0;
+    block.store = XS_STORE_PLAIN;  /* a block on the stack, read back at once */
     ptrdiff_t bad = -1;
     for (ptrdiff_t b0 = start; b0 < stop && bad < 0; b0 += rows) {
         ptrdiff_t n = stop - b0 < rows ? stop - b0 : rows;
@@ -364,18 +369,57 @@ static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads
         split = ns_split[direction] == 0.0 || ns_split[direction] < ns_alone[direction];
         if (++eligible_calls[direction] % XS_PROBE_EVERY == 0) split = !split;
     }
+    const int workers = xs_pool_workers();
     uint64_t t0 = xs_now_ns();
     ptrdiff_t bad = split ? xs_pool_run(fn, job, n, threads, chunk) : fn(job, 0, n);
-    update(split ? &ns_split[direction] : &ns_alone[direction], t0, n);
+    if (xs_pool_workers() == workers)  /* a call that started threads times that too */
+        update(split ? &ns_split[direction] : &ns_alone[direction], t0, n);
     return bad;
+}
+
+/* -- how results are stored -------------------------------------------------- */
+
+/* Bytes a call reads and writes from which its results are written by
+ * non-temporal stores (kernels_store.h): set at import from the CPU's
+ * cache sizes (xlashape/cpu.py); until then, never. */
+static double stream_from = 9.2e18;
+
+void xs_set_stream_bytes(int64_t bytes) { stream_from = (double)bytes; }
+int64_t xs_stream_bytes(void) { return (int64_t)stream_from; }
+
+/* Bytes a call moves from which it writes aligned slots (kernels_store.h):
+ * past a core's L1 and L2, where a store across two cache lines costs more
+ * than the permute that avoids it. On an Intel Xeon (avx512), rank 4, one
+ * thread, an unravel into an out= at 16 mod 64 ran 0.74-0.81x as fast
+ * realigned at 10^3 and 10^4 rows (40 and 400 KB), 1.13x at 10^5 (4 MB). */
+#define XS_ALIGN_FROM ((double)(1 << 20))
+
+static int store_mode(double bytes) {
+    return bytes >= stream_from ? XS_STORE_STREAM
+         : bytes >= XS_ALIGN_FROM ? XS_STORE_ALIGNED : XS_STORE_PLAIN;
+}
+
+/* Bytes per row: a ravel's indices and offset, an unravel's offset and indices. */
+static double ravel_row_bytes(const xs_job *job) {
+    double bytes = job->out32 ? 4 : 8;
+    for (int j = 0; j < job->plan->rank; j++) bytes += itemsize(job->column_dtype[j]);
+    return bytes;
+}
+
+static double unravel_row_bytes(const xs_job *job) {
+    return itemsize(job->linear_dtype) + (double)job->plan->rank * (job->out32 ? 4 : 8);
 }
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, job, n, threads, 0);
+    xs_job call = *job;
+    call.store = store_mode((double)n * ravel_row_bytes(job));
+    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, &call, n, threads, 0);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, job, n, threads, 1);
+    xs_job call = *job;
+    call.store = store_mode((double)n * unravel_row_bytes(job));
+    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, &call, n, threads, 1);
 }

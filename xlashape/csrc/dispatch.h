@@ -47,6 +47,9 @@ typedef struct {
     int linear_dtype;
     char *rows_out;                /* unravel: (N, rank) int64 (or 32-bit), any strides */
     ptrdiff_t out_step0, out_step1;  /* bytes */
+    /* How the kernels store the results (enum xs_store): set by xs_ravel
+     * and xs_unravel on their own copy of the job (the caller's is ignored). */
+    int store;
 } xs_job;
 
 /* The level running now, the best this CPU supports, and each level's
@@ -64,5 +67,11 @@ ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads);
  * (kernels_traffic.h). */
 void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads);
+
+/* The bytes of traffic (read and written) from which a call streams its
+ * results past the caches: a call that moves that much cannot leave its
+ * results in cache for the caller to read next. */
+void xs_set_stream_bytes(int64_t bytes);
+int64_t xs_stream_bytes(void);
 
 #endif

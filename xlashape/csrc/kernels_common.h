@@ -21,6 +21,10 @@
 #define restrict __restrict
 #endif
 
+/* How a kernel stores a contiguous result (kernels_store.h says when each
+ * pays; dispatch.c picks one per call). */
+enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
+
 /* Rows per block in unravel: a block's positions (8 x 256 int64) stay in L1. */
 #define XS_BLOCK 256
 

@@ -58,29 +58,37 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_ranked)(
  * last (stop - start) % XS_VL rows take the loop above. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
         const xs_plan *p, const XS_T *restrict rows, int64_t *restrict out,
-        ptrdiff_t start, ptrdiff_t stop, const int R, const int narrow) {
+        ptrdiff_t start, ptrdiff_t stop, const int R, const int narrow, int store) {
     xs_vravel t;
     xs_vravel_init(&t, R, p->extent, p->stride);
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
     const int prefetch = (stop - start) * R * (ptrdiff_t)sizeof(XS_T) >= XS_PREFETCH_FROM;
+    xs_vstream s;
+    xs_vstream_begin(&s, out + start, store);
     for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
         xs_vi v[XS_MAX_UNROLLED];
         if (prefetch)
             for (int j = 0; j < R * (int)sizeof(XS_T) * XS_VL; j += 64)
                 __builtin_prefetch((const char *)(rows + i * R) + XS_PREFETCH_AHEAD + j);
         for (int j = 0; j < R; j++) v[j] = XS_CAT2(xs_vload_, XS_TN)(rows + i * R + j * XS_VL);
-        xs_vstore(out + i, xs_vravel_sum(v, R, &t, narrow, &ok));
+        xs_vstream_put(&s, xs_vravel_sum(v, R, &t, narrow, &ok));
     }
+    xs_vstream_end(&s);
     return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_ravel_ranked)(p, rows, out, vstop, stop, R);
 }
 
+/* Each vector loop is compiled twice: for plain stores, where the store
+ * stream's put is one unaligned store and nothing else, and for the other
+ * ways (kernels_store.h). */
 #define XS_RAVEL_RANK(R)                                                                \
     case R:                                                                             \
-        if (XS_VRAVEL(R) && narrow)                                                     \
-            return XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1);             \
+        if (XS_VRAVEL(R) && store == XS_STORE_PLAIN)                                    \
+            return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, XS_STORE_PLAIN) \
+                          : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, XS_STORE_PLAIN); \
         if (XS_VRAVEL(R))                                                               \
-            return XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0);             \
+            return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, store) \
+                          : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, store); \
         return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
 #else
 #define XS_RAVEL_RANK(R)                                                                \
@@ -88,7 +96,8 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
 #endif
 
 uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
-                              ptrdiff_t start, ptrdiff_t stop) {
+                              ptrdiff_t start, ptrdiff_t stop, int store) {
+    (void)store;  /* at levels without a store stream */
 #if defined(XS_VL) && XS_UNRAVEL
     int narrow = 1;
     for (int j = 0; j < p->rank; j++)
@@ -152,7 +161,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_ranked)(
  * rows take the loop above. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_vector)(
         const xs_plan *p, const char *const *column, int64_t *restrict out, ptrdiff_t start,
-        ptrdiff_t stop, const int R, const int narrow) {
+        ptrdiff_t stop, const int R, const int narrow, int store) {
     const XS_T *c[XS_MAX_UNROLLED];
     xs_vi extm1[XS_MAX_UNROLLED], stride[XS_MAX_UNROLLED];
     for (int j = 0; j < R; j++) {
@@ -162,27 +171,34 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_vector)(
     }
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+    xs_vstream s;
+    xs_vstream_begin(&s, out + start, store);
     for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
         xs_vi acc = xs_vi_set(0);
         XS_UNROLL_DIMS
         for (int j = 0; j < R; j++)
             acc = xs_vravel_column(acc, XS_CAT2(xs_vload_, XS_TN)(c[j] + i), extm1[j], stride[j],
                                    narrow, &ok);
-        xs_vstore(out + i, acc);
+        xs_vstream_put(&s, acc);
     }
+    xs_vstream_end(&s);
     return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_ravel_cols_ranked)(p, column, out, vstop, stop, R, narrow);
 }
 
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
         const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
-        ptrdiff_t stop, int narrow, const int R) {
-    return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1)
-                  : XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 0);
+        ptrdiff_t stop, int narrow, int store, const int R) {
+    if (store == XS_STORE_PLAIN)  /* compiled for plain stores, as XS_RAVEL_RANK */
+        return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1, XS_STORE_PLAIN)
+                      : XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 0, XS_STORE_PLAIN);
+    return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1, store)
+                  : XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 0, store);
 }
 #else
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
         const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
-        ptrdiff_t stop, int narrow, const int R) {
+        ptrdiff_t stop, int narrow, int store, const int R) {
+    (void)store;  /* the compiler's vectorisation: no store stream */
     return narrow ? XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 1)
                   : XS_FN(xs_ravel_cols_ranked)(p, column, out, start, stop, R, 0);
 }
@@ -191,19 +207,19 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
 /* Rows [start, stop) of ``rank`` (at most XS_MAX_UNROLLED) contiguous
  * columns of XS_T; nonzero when some index is out of range. */
 uint64_t XS_FN(xs_ravel_cols)(const xs_plan *p, const char *const *column, int64_t *out,
-                              ptrdiff_t start, ptrdiff_t stop) {
+                              ptrdiff_t start, ptrdiff_t stop, int store) {
     int narrow = 1;
     for (int j = 0; j < p->rank; j++)
         narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
     switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 1);
-    case 2: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 2);
-    case 3: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 3);
-    case 4: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 4);
-    case 5: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 5);
-    case 6: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 6);
-    case 7: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 7);
-    default: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, 8);
+    case 1: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 1);
+    case 2: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 2);
+    case 3: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 3);
+    case 4: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 4);
+    case 5: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 5);
+    case 6: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 6);
+    case 7: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 7);
+    default: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 8);
     }
 }
 
@@ -243,12 +259,15 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
 
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
         const xs_plan *p, const char *const *column, uint32_t *out, ptrdiff_t start,
-        ptrdiff_t stop, int rows, const int R) {
+        ptrdiff_t stop, int rows, int store, const int R) {
+    (void)store;  /* at levels without a store stream */
 #ifdef XS_VL
     if (rows && R == 4 && sizeof(XS_T) == 4) {  /* a vector of rows at a time */
         uint64_t bad = 0;
-        start = xs_vravel_rows4_u32((const uint32_t *)(const void *)column[0], p->extent,
-                                    p->stride, out, start, stop, &bad);
+        const uint32_t *r = (const uint32_t *)(const void *)column[0];
+        start = store == XS_STORE_PLAIN  /* compiled for plain stores, as XS_RAVEL_RANK */
+            ? xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, XS_STORE_PLAIN, &bad)
+            : xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, store, &bad);
         return bad | XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R);
     }
 #endif
@@ -261,16 +280,16 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
  * columns contiguous, or (``rows``) those of one C-contiguous (N, rank)
  * array; nonzero when some index is out of range. */
 uint64_t XS_FN(xs_ravel_cols32)(const xs_plan *p, const char *const *column, uint32_t *out,
-                                ptrdiff_t start, ptrdiff_t stop, int rows) {
+                                ptrdiff_t start, ptrdiff_t stop, int rows, int store) {
     switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 1);
-    case 2: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 2);
-    case 3: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 3);
-    case 4: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 4);
-    case 5: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 5);
-    case 6: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 6);
-    case 7: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 7);
-    default: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, 8);
+    case 1: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 1);
+    case 2: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 2);
+    case 3: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 3);
+    case 4: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 4);
+    case 5: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 5);
+    case 6: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 6);
+    case 7: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 7);
+    default: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 8);
     }
 }
 
@@ -310,7 +329,7 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         const xs_plan *p, const XS_T *restrict linear, int64_t *restrict out,
         uint32_t *restrict out32, ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
-        const int R, const int padded, const int direct, const int pow2) {
+        const int R, const int padded, const int direct, const int pow2, int store) {
     xs_vd rw[XS_MAX_UNROLLED], hrw[XS_MAX_UNROLLED], w[XS_MAX_UNROLLED], ext[XS_MAX_UNROLLED];
     xs_vi shift[XS_MAX_UNROLLED], mask[XS_MAX_UNROLLED], iext[XS_MAX_UNROLLED];
     for (int k = 0; k < R; k++) {
@@ -329,6 +348,10 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
     for (int d = 0; d < R; d++) column[d] = pos[p->position[d]];
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
+    /* the result's rows, when they go straight to it */
+    xs_vstream s;
+    xs_vstream_begin(&s, out32 != NULL ? (void *)(out32 + start * R) : (void *)(out + start * R),
+                     direct || out32 != NULL ? store : XS_STORE_PLAIN);
 
     for (ptrdiff_t b0 = start; b0 < vstop; b0 += XS_BLOCK) {
         const int nb = (int)(vstop - b0 < XS_BLOCK ? vstop - b0 : XS_BLOCK);
@@ -359,16 +382,17 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
             ok = xs_vok_and(ok, in);
 #ifdef XS_VSTORE_ROWS32
             if (out32 != NULL)
-                xs_vstore_rows32(out32 + (b0 + i) * R, col, R, p->position);
+                xs_vstore_rows32(&s, out32 + (b0 + i) * R, col, R, p->position);
             else
 #endif
             if (direct)
-                xs_vstore_rows(out + (b0 + i) * R, col, R, &rows);
+                xs_vstore_rows(&s, col, R, &rows);
             else
                 for (int k = 0; k < R; k++) xs_vstore(pos[k] + i, col[k]);
         }
         if (!direct) XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
     }
+    xs_vstream_end(&s);
     uint64_t bad = (uint64_t)xs_vok_bad(ok);
     for (ptrdiff_t i = vstop; i < stop; i++) {
         if (out32 == NULL) {
@@ -446,15 +470,21 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 }
 
 #ifdef XS_VL
+/* The loops that store rows straight to the result are compiled for plain
+ * stores too, as XS_RAVEL_RANK's. */
 #define XS_UNRAVEL_VECTOR(R, padded)                                                    \
+        if (p->pow2 && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)                \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1, XS_STORE_PLAIN); \
         if (p->pow2 && direct && XS_VROWS(R))                                           \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1, store); \
         if (p->pow2)                                                                    \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1, store); \
+        if (vector && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)                 \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0, XS_STORE_PLAIN); \
         if (vector && direct && XS_VROWS(R))                                            \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0); \
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0, store); \
         if (vector)                                                                     \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0);
+            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0, store);
 #else
 #define XS_UNRAVEL_VECTOR(R, padded)
 #endif
@@ -474,7 +504,9 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 /* Rows [start, stop) of a contiguous ``linear``; row i, dimension d of the
  * result is out[i * s0 + d * s1] (strides in elements). */
 uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *out,
-                                ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop) {
+                                ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
+                                int store) {
+    (void)store;  /* at levels without a store stream */
 #ifdef XS_VL
     const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
     const int direct = s0 == p->rank && s1 == 1;
@@ -498,23 +530,32 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
  * outside the buffer or on padding. Returns the first row not done: stop,
  * or start for a plan it does not take (dispatch.c narrows an int64 block
  * then). */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_stored)(
+        const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t start, ptrdiff_t stop,
+        int store, const int R) {
+    if (p->pow2)
+        return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 1, store)
+                         : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 1, store);
+    return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 0, store)
+                     : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 0, store);
+}
+
+/* Compiled for plain stores too, as XS_RAVEL_RANK's loops. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_ranked)(
         const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t start, ptrdiff_t stop,
-        const int R) {
-    if (p->pow2)
-        return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 1)
-                         : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 1);
-    return p->padded ? XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 1, 1, 0)
-                     : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 0);
+        int store, const int R) {
+    return store == XS_STORE_PLAIN
+        ? XS_FN(xs_unravel32_stored)(p, linear, out, start, stop, XS_STORE_PLAIN, R)
+        : XS_FN(xs_unravel32_stored)(p, linear, out, start, stop, store, R);
 }
 
 ptrdiff_t XS_FN(xs_unravel_rows32)(const xs_plan *p, const XS_T *linear, uint32_t *out,
-                                   ptrdiff_t start, ptrdiff_t stop, uint64_t *bad) {
+                                   ptrdiff_t start, ptrdiff_t stop, int store, uint64_t *bad) {
     if (!XS_VROWS(p->rank) || !(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
     switch (p->rank) {
-    case 1: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 1); break;
-    case 2: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 2); break;
-    default: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, 4); break;
+    case 1: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 1); break;
+    case 2: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 2); break;
+    default: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 4); break;
     }
     return stop;
 }

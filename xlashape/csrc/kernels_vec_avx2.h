@@ -91,6 +91,20 @@ static inline xs_vi xs_vd_to_vi(xs_vd x) {
 
 static inline void xs_vstore(int64_t *p, xs_vi v) { _mm256_storeu_si256((__m256i *)p, v); }
 
+/* -- the store stream's operations (kernels_store.h) */
+#define XS_VBYTES 32
+typedef __m256i xs_vlanes;  /* all ones in each 32-bit lane of the set */
+static inline xs_vlanes xs_vlanes_below(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+static inline xs_vlanes xs_vlanes_not(xs_vlanes m) { return _mm256_xor_si256(m, _mm256_set1_epi32(-1)); }
+static inline xs_vi xs_vturn(xs_vi v, xs_vi idx) { return _mm256_permutevar8x32_epi32(v, idx); }
+/* a's lanes in m, b's elsewhere */
+static inline xs_vi xs_vpick(xs_vlanes m, xs_vi a, xs_vi b) { return _mm256_blendv_epi8(b, a, m); }
+static inline void xs_vstore_lanes(void *p, xs_vlanes m, xs_vi v) { _mm256_maskstore_epi32((int *)p, m, v); }
+static inline void xs_vstore_nt(void *p, xs_vi v) { _mm256_stream_si256((__m256i *)p, v); }
+#include "kernels_store.h"
+
 /* -- (N, rank) rows in registers ---------------------------------------------
  *
  * Ranks 2 and 4: a fixed transpose by unpacks and 128-bit lane moves gives
@@ -113,11 +127,11 @@ static inline void xs_vrows_init(xs_vrows *t, int rank, const int *position) {
     t->perm = _mm256_loadu_si256((const __m256i *)idx);
 }
 
-static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank,
-                                  const xs_vrows *t) {
+static XS_ALWAYS_INLINE void xs_vstore_rows(xs_vstream *out, const xs_vi *col, const int rank,
+                                            const xs_vrows *t) {
     __m256i v[4];
     if (rank == 1) {
-        xs_vstore(out, col[0]);
+        xs_vstream_put(out, col[0]);
         return;
     }
     __m256i lo = _mm256_unpacklo_epi64(col[0], col[1]), hi = _mm256_unpackhi_epi64(col[0], col[1]);
@@ -134,7 +148,7 @@ static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank
     }
     for (int j = 0; j < rank; j++) {
         if (!t->identity) v[j] = _mm256_permutevar8x32_epi32(v[j], t->perm);
-        xs_vstore(out + 4 * j, v[j]);
+        xs_vstream_put(out, v[j]);
     }
 }
 
@@ -147,26 +161,23 @@ static inline __m128i xs_vnarrow(__m256i v) {
     return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
-static inline void xs_vstore_rows32(uint32_t *out, const xs_vi *col, const int rank,
-                                    const int *position) {
+static XS_ALWAYS_INLINE void xs_vstore_rows32(xs_vstream *s, uint32_t *out, const xs_vi *col,
+                                              const int rank, const int *position) {
     __m128i a = xs_vnarrow(col[position[0]]);
-    if (rank == 1) {
+    if (rank == 1) {  /* half a vector: stored at out, past the stream */
         _mm_storeu_si128((__m128i *)out, a);
         return;
     }
     __m128i b = xs_vnarrow(col[position[1]]);
     if (rank == 2) {
-        _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi32(a, b));
-        _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi32(a, b));
+        xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi32(a, b), _mm_unpacklo_epi32(a, b)));
         return;
     }
     __m128i c = xs_vnarrow(col[position[2]]), d = xs_vnarrow(col[position[3]]);
     __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d);
     __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d);
-    _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi64(ab0, cd0));
-    _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi64(ab0, cd0));
-    _mm_storeu_si128((__m128i *)(out + 8), _mm_unpacklo_epi64(ab1, cd1));
-    _mm_storeu_si128((__m128i *)(out + 12), _mm_unpackhi_epi64(ab1, cd1));
+    xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi64(ab0, cd0), _mm_unpacklo_epi64(ab0, cd0)));
+    xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi64(ab1, cd1), _mm_unpacklo_epi64(ab1, cd1)));
 }
 
 /* -- ravel: (N, rank) rows in registers --------------------------------------
@@ -256,9 +267,11 @@ static inline xs_vi xs_vravel_column(xs_vi acc, xs_vi v, xs_vi extm1, xs_vi stri
  * returns the first row not done. ``*bad`` gains a nonzero value where
  * some index (read unsigned, so a negative int32 is huge) is at least its
  * extent. */
-static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
-                                           const uint64_t *stride, uint32_t *out, ptrdiff_t i,
-                                           ptrdiff_t stop, uint64_t *bad) {
+static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
+                                                     const uint64_t *extent,
+                                                     const uint64_t *stride, uint32_t *out,
+                                                     ptrdiff_t i, ptrdiff_t stop, int store,
+                                                     uint64_t *bad) {
     const __m256i limit = _mm256_setr_epi32(
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3],
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]);
@@ -269,6 +282,8 @@ static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256i over = _mm256_setzero_si256();
     const int prefetch = (stop - i) * 16 >= XS_PREFETCH_FROM;
+    xs_vstream s;
+    xs_vstream_begin(&s, out + i, store);
     for (; i + 8 <= stop; i += 8) {
         const uint32_t *r = rows + 4 * i;
         if (prefetch) {
@@ -291,8 +306,9 @@ static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t
         __m256i s01 = _mm256_add_epi32(_mm256_unpacklo_epi32(p0, p1), _mm256_unpackhi_epi32(p0, p1));
         __m256i s23 = _mm256_add_epi32(_mm256_unpacklo_epi32(p2, p3), _mm256_unpackhi_epi32(p2, p3));
         __m256i sum = _mm256_add_epi32(_mm256_unpacklo_epi64(s01, s23), _mm256_unpackhi_epi64(s01, s23));
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permutevar8x32_epi32(sum, order));
+        xs_vstream_put(&s, _mm256_permutevar8x32_epi32(sum, order));
     }
+    xs_vstream_end(&s);
     *bad |= !_mm256_testz_si256(over, over);
     return i;
 }

@@ -85,6 +85,18 @@ static inline xs_vi xs_vd_to_vi(xs_vd x) { return _mm512_cvtpd_epi64(x); }
 
 static inline void xs_vstore(int64_t *p, xs_vi v) { _mm512_storeu_si512((void *)p, v); }
 
+/* -- the store stream's operations (kernels_store.h) */
+#define XS_VBYTES 64
+typedef __mmask16 xs_vlanes;  /* a bit per 32-bit lane */
+static inline xs_vlanes xs_vlanes_below(int n) { return (xs_vlanes)((1u << n) - 1); }
+static inline xs_vlanes xs_vlanes_not(xs_vlanes m) { return (xs_vlanes)~m; }
+static inline xs_vi xs_vturn(xs_vi v, xs_vi idx) { return _mm512_permutexvar_epi32(idx, v); }
+/* a's lanes in m, b's elsewhere */
+static inline xs_vi xs_vpick(xs_vlanes m, xs_vi a, xs_vi b) { return _mm512_mask_blend_epi32(m, b, a); }
+static inline void xs_vstore_lanes(void *p, xs_vlanes m, xs_vi v) { _mm512_mask_storeu_epi32(p, m, v); }
+static inline void xs_vstore_nt(void *p, xs_vi v) { _mm512_stream_si512(p, v); }
+#include "kernels_store.h"
+
 /* -- (N, rank) rows in registers ---------------------------------------------
  *
  * A vector per position (most minor first) holds 8 rows; the rows of a
@@ -127,27 +139,27 @@ static inline void xs_vrows_init(xs_vrows *t, int rank, const int *position) {
     }
 }
 
-/* Store 8 rows of ``rank`` positions (``col``, most minor first) as
- * C-contiguous rows at ``out``. */
-static inline void xs_vstore_rows(int64_t *out, const xs_vi *col, const int rank,
-                                  const xs_vrows *t) {
+/* Put 8 rows of ``rank`` positions (``col``, most minor first) as
+ * C-contiguous rows on the store stream ``out``. */
+static XS_ALWAYS_INLINE void xs_vstore_rows(xs_vstream *out, const xs_vi *col, const int rank,
+                                            const xs_vrows *t) {
     if (rank == 1) {
-        xs_vstore(out, col[0]);
+        xs_vstream_put(out, col[0]);
     } else if (rank == 4) {
         __m512i a = _mm512_permutex2var_epi64(col[0], t->pair[0], col[1]);
         __m512i b = _mm512_permutex2var_epi64(col[0], t->pair[1], col[1]);
         __m512i c = _mm512_permutex2var_epi64(col[2], t->pair[0], col[3]);
         __m512i d = _mm512_permutex2var_epi64(col[2], t->pair[1], col[3]);
-        xs_vstore(out, _mm512_permutex2var_epi64(a, t->idx[0], c));
-        xs_vstore(out + 8, _mm512_permutex2var_epi64(a, t->idx[1], c));
-        xs_vstore(out + 16, _mm512_permutex2var_epi64(b, t->idx[0], d));
-        xs_vstore(out + 24, _mm512_permutex2var_epi64(b, t->idx[1], d));
+        xs_vstream_put(out, _mm512_permutex2var_epi64(a, t->idx[0], c));
+        xs_vstream_put(out, _mm512_permutex2var_epi64(a, t->idx[1], c));
+        xs_vstream_put(out, _mm512_permutex2var_epi64(b, t->idx[0], d));
+        xs_vstream_put(out, _mm512_permutex2var_epi64(b, t->idx[1], d));
     } else {
         for (int j = 0; j < rank; j++) {
             __m512i v = _mm512_permutex2var_epi64(col[0], t->idx[j], col[1]);
             for (int k = 2; k < rank; k++)
                 v = _mm512_mask_permutexvar_epi64(v, t->mask[j][k], t->row[j], col[k]);
-            xs_vstore(out + 8 * j, v);
+            xs_vstream_put(out, v);
         }
     }
 }
@@ -249,9 +261,11 @@ static inline xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
  * returns the first row not done. ``*bad`` gains a nonzero value where
  * some index (read unsigned, so a negative int32 is huge) is at least its
  * extent. */
-static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
-                                           const uint64_t *stride, uint32_t *out, ptrdiff_t i,
-                                           ptrdiff_t stop, uint64_t *bad) {
+static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
+                                                     const uint64_t *extent,
+                                                     const uint64_t *stride, uint32_t *out,
+                                                     ptrdiff_t i, ptrdiff_t stop, int store,
+                                                     uint64_t *bad) {
     const __m512i limit = _mm512_broadcast_i32x4(_mm_setr_epi32(
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]));
     const __m512i factor = _mm512_broadcast_i32x4(_mm_setr_epi32(
@@ -259,6 +273,8 @@ static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t
     /* sum element 4k + m holds row 4m + k of the 16 */
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     __mmask16 over = 0;
+    xs_vstream s;
+    xs_vstream_begin(&s, out + i, store);
     for (; i + 16 <= stop; i += 16) {
         const uint32_t *r = rows + 4 * i;
         __m512i p0 = _mm512_loadu_si512((const void *)r);
@@ -274,8 +290,9 @@ static inline ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t
         __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(p0, p1), _mm512_unpackhi_epi32(p0, p1));
         __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(p2, p3), _mm512_unpackhi_epi32(p2, p3));
         __m512i sum = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
-        _mm512_storeu_si512((void *)(out + i), _mm512_permutexvar_epi32(order, sum));
+        xs_vstream_put(&s, _mm512_permutexvar_epi32(order, sum));
     }
+    xs_vstream_end(&s);
     *bad |= over;
     return i;
 }

@@ -61,9 +61,13 @@ static struct {
     int busy;                     /* atomic: a call holds the pool */
     double wake_ns;
     pthread_mutex_t lock;
-    pthread_cond_t wake;
+    /* Each worker sleeps on its own condition, so that a job wakes only the
+     * workers it may use (waking all of 255 to run on 2 cores would delay
+     * the one it needs by milliseconds). */
+    pthread_cond_t wake[XS_POOL_MAX];
+    int asleep[XS_POOL_MAX];      /* under lock */
     int fork_handler;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 uint64_t xs_now_ns(void) {
     struct timespec t;
@@ -117,10 +121,12 @@ static void *worker(void *p) {
             }
             if (gen == seen) {
                 pthread_mutex_lock(&pool.lock);
+                pool.asleep[start.index] = 1;
                 __atomic_fetch_add(&pool.sleepers, 1, XS_SEQ);
                 while ((gen = __atomic_load_n(&pool.generation, XS_SEQ)) == seen)
-                    pthread_cond_wait(&pool.wake, &pool.lock);
+                    pthread_cond_wait(&pool.wake[start.index], &pool.lock);
                 __atomic_fetch_sub(&pool.sleepers, 1, XS_SEQ);
+                pool.asleep[start.index] = 0;
                 pthread_mutex_unlock(&pool.lock);
             }
         }
@@ -134,9 +140,7 @@ static void *worker(void *p) {
 static void forget_workers_in_child(void) {
     /* The child has only the forking thread: no worker survives fork. */
     pthread_mutex_t fresh_lock = PTHREAD_MUTEX_INITIALIZER;
-    pthread_cond_t fresh_wake = PTHREAD_COND_INITIALIZER;
-    pool.lock = fresh_lock;
-    pool.wake = fresh_wake;
+    pool.lock = fresh_lock;  /* grow initialises each worker's condition again */
     pool.workers = 0;
     pool.sleepers = 0;
     pool.busy = 0;
@@ -152,6 +156,8 @@ static void grow(int workers) {
         if (start == NULL) return;
         start->index = pool.workers;
         start->seen = __atomic_load_n(&pool.generation, XS_ACQ);
+        pthread_cond_init(&pool.wake[pool.workers], NULL);
+        pool.asleep[pool.workers] = 0;
         pthread_t thread;
         pthread_attr_t attr;
         pthread_attr_init(&attr);
@@ -182,7 +188,8 @@ static void publish(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int nchunks, i
     __atomic_store_n(&pool.generation, gen, XS_SEQ);
     if (__atomic_load_n(&pool.sleepers, XS_SEQ) > 0) {
         pthread_mutex_lock(&pool.lock);
-        pthread_cond_broadcast(&pool.wake);
+        for (int w = 0; w < helpers; w++)
+            if (pool.asleep[w]) pthread_cond_signal(&pool.wake[w]);
         pthread_mutex_unlock(&pool.lock);
     }
 }
@@ -195,20 +202,26 @@ static void wait_done(int nchunks) {
     }
 }
 
+/* Wake-up latency of worker 0 from its sleep: the median of
+ * XS_WAKE_TRIALS, so that a sample taken while the new threads still
+ * start (or the machine is busy) does not stick. */
+#define XS_WAKE_TRIALS 7
 static void calibrate(void) {
-    /* Wake-up latency of a sleeping worker: median of three. */
-    double trials[3];
-    for (int t = 0; t < 3; t++) {
-        uint64_t deadline = xs_now_ns() + 20 * (uint64_t)XS_POOL_SPIN_NS;
+    double trials[XS_WAKE_TRIALS];
+    for (int t = 0; t < XS_WAKE_TRIALS; t++) {
+        /* every worker asleep (all spin a while first, on however few cores) */
+        uint64_t deadline = xs_now_ns() + (20 + (uint64_t)pool.workers) * XS_POOL_SPIN_NS;
         while (__atomic_load_n(&pool.sleepers, XS_SEQ) < pool.workers && xs_now_ns() < deadline)
             sched_yield();
         uint64_t t0 = xs_now_ns();
         publish(NULL, NULL, 1, 1, 1);
         wait_done(1);
-        trials[t] = (double)(pool.first_claim_ns - t0);
+        double sample = (double)(pool.first_claim_ns - t0);
+        int k = t;  /* insertion sort */
+        for (; k > 0 && trials[k - 1] > sample; k--) trials[k] = trials[k - 1];
+        trials[k] = sample;
     }
-    double a = trials[0], b = trials[1], c = trials[2];
-    pool.wake_ns = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+    pool.wake_ns = trials[XS_WAKE_TRIALS / 2];
 }
 
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,

@@ -31,8 +31,9 @@ typedef ptrdiff_t (*xs_chunk_fn)(const void *arg, ptrdiff_t start, ptrdiff_t sto
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
                       ptrdiff_t min_chunk);
 
-/* Nanoseconds from handing out a job until a sleeping worker starts on it,
- * measured once, when the pool first starts (0 before that). */
+/* Nanoseconds from handing out a job until a sleeping worker starts on it:
+ * the median of several trials when the pool first starts (0 before). A
+ * job wakes only the workers it may use. */
 double xs_pool_wake_ns(void);
 
 /* Workers started so far. */

@@ -383,6 +383,8 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
         char *out, ptrdiff_t step0, ptrdiff_t step1, ptrdiff_t start, ptrdiff_t vstop, \
         const int form) {                                                           \
     int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
+    xs_vstream s;  /* direct: the rows */                                           \
+    xs_vstream_begin(&s, (int64_t *)out + start * R, XS_STORE_PLAIN);               \
     for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
         ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
         xs_vok ok = xs_vok_all();                                                   \
@@ -412,8 +414,8 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
                     col[j] = xs_vd_to_vi(value[j]);                                 \
                 }                                                                   \
             }                                                                       \
-            if (c->direct)                                                          \
-                xs_vstore_rows((int64_t *)out + (b + i) * R, col, R, &c->rows);     \
+            if (XS_VROWS(R) && c->direct)  /* (direct only there) */                \
+                xs_vstore_rows(&s, col, R, &c->rows);                               \
             else                                                                    \
                 for (int j = 0; j < R; j++) xs_vstore(pos[c->slot_dim[j]] + i, col[j]); \
         }                                                                           \
@@ -426,6 +428,7 @@ static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(              
             XS_TLFN(xs_tiled_write)((const uint64_t *)pos[0], XS_TILED_BLOCK, R, out, step0, \
                                     step1, b, nb);                                  \
     }                                                                               \
+    xs_vstream_end(&s);                                                             \
     return -1;                                                                      \
 }                                                                                   \
                                                                                     \
@@ -519,6 +522,8 @@ static XS_ALWAYS_INLINE xs_vok XS_TFN(xs_tiled_vravel_loop##E, R, TN)(          
         xs_vi (*vcoef)[XS_TFN(xs_tiled_vpatterns##E, R, TN)], const int narrow) {  \
     enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };                   \
     xs_vok ok = xs_vok_all();                                                       \
+    xs_vstream s;                                                                   \
+    xs_vstream_begin(&s, out + start, XS_STORE_PLAIN);                              \
     for (ptrdiff_t i = start; i < stop; i += XS_VL) {                               \
         xs_vi v[R];                                                                 \
         for (int j = 0; j < R; j++) v[j] = XS_TCAT2(xs_vload_, TN)(rows + i * R + j * XS_VL); \
@@ -530,8 +535,9 @@ static XS_ALWAYS_INLINE xs_vok XS_TFN(xs_tiled_vravel_loop##E, R, TN)(          
                 share = xs_vadd(share, xs_vmul(xs_vshr(v[j], vshift[p][k]), vcoef[p][k], narrow)); \
             v[j] = share;                                                           \
         }                                                                           \
-        xs_vstore(out + i, xs_vravel_rowsum(v, R, base));                           \
+        xs_vstream_put(&s, xs_vravel_rowsum(v, R, base));                           \
     }                                                                               \
+    xs_vstream_end(&s);                                                             \
     return ok;                                                                      \
 }                                                                                   \
                                                                                     \

@@ -1,0 +1,97 @@
+/* The store stream: how every vector loop writes a contiguous result, one
+ * whole vector after another, whatever the result's alignment.
+ *
+ * Three ways to store (enum xs_store, which dispatch.c picks per call from
+ * the bytes the call moves):
+ * - XS_STORE_PLAIN: unaligned vector stores. For results that stay in
+ *   cache, where a store that straddles two lines costs less than the
+ *   permute that would avoid it.
+ * - XS_STORE_ALIGNED: aligned slots. A result that starts ``lag`` 32-bit
+ *   lanes past a vector-aligned address (an np.empty array lies 16 bytes
+ *   past a 64-byte boundary) would make every vector store, or every other
+ *   one, straddle two cache lines. Instead each vector is turned by ``lag``
+ *   lanes, and a slot takes the turned vector's upper lanes and the
+ *   previous one's lower lanes. The first slot, before the result, is
+ *   written under a mask (lanes from ``lag`` up), as is the last, past it
+ *   (lanes below ``lag``): no byte outside the result is touched, so two
+ *   threads may write neighbouring ranges.
+ * - XS_STORE_STREAM: aligned slots written by non-temporal stores, which
+ *   skip reading each line before writing it, for results too large to
+ *   stay in cache; xs_vstream_end fences them, so that they are visible
+ *   before the kernel returns.
+ *
+ * Included by kernels_vec_<level>.h after the level's operations:
+ * XS_VBYTES (a vector's bytes), xs_vlanes (a set of 32-bit lanes),
+ * xs_vlanes_below, xs_vlanes_not, xs_vturn (lane permute), xs_vpick
+ * (blend), xs_vstore_lanes (masked store), xs_vstore_nt (non-temporal). */
+#ifndef XLASHAPE_KERNELS_STORE_H
+#define XLASHAPE_KERNELS_STORE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define XS_VLANES (XS_VBYTES / 4)
+
+typedef struct {
+    char *slot;        /* where the next vector goes (aligned when lag > 0) */
+    xs_vi carry;       /* the last vector, turned: its lanes below lag are still to write */
+    xs_vi turn;        /* lane j takes lane j - lag (mod XS_VLANES) */
+    xs_vlanes low;     /* the lanes below lag */
+    int lag;           /* 32-bit lanes from the slot to the result's start; 0: none to turn by */
+    int stream;        /* non-temporal stores */
+    int started;       /* a vector has been put */
+} xs_vstream;
+
+static XS_ALWAYS_INLINE void xs_vstream_begin(xs_vstream *s, void *out, int store) {
+    const uintptr_t at = (uintptr_t)out;
+    s->slot = (char *)out;
+    s->carry = s->turn = xs_vi_set(0);
+    s->low = xs_vlanes_below(0);
+    s->lag = 0;
+    s->stream = 0;
+    s->started = 0;
+    if (store == XS_STORE_PLAIN || at % 4 != 0) return;  /* (no lane boundary to turn by) */
+    s->lag = (int)(at % XS_VBYTES) / 4;
+    s->slot -= 4 * s->lag;
+    s->stream = store == XS_STORE_STREAM;
+    int32_t turn[XS_VLANES];
+    for (int j = 0; j < XS_VLANES; j++) turn[j] = (j - s->lag + XS_VLANES) % XS_VLANES;
+    memcpy(&s->turn, turn, sizeof s->turn);
+    s->low = xs_vlanes_below(s->lag);
+}
+
+/* One vector at the slot: non-temporal (the slot is aligned then), or
+ * an unaligned store. */
+static XS_ALWAYS_INLINE void xs_vstream_slot(const xs_vstream *s, xs_vi v) {
+    if (s->stream)
+        xs_vstore_nt(s->slot, v);
+    else
+        memcpy(s->slot, &v, sizeof v);
+}
+
+/* The next XS_VBYTES of the result. */
+static XS_ALWAYS_INLINE void xs_vstream_put(xs_vstream *s, xs_vi v) {
+    if (s->lag == 0) {
+        xs_vstream_slot(s, v);
+    } else {
+        const xs_vi turned = xs_vturn(v, s->turn);
+        if (s->started)
+            xs_vstream_slot(s, xs_vpick(s->low, s->carry, turned));
+        else  /* the head: the slot's lanes before the result are not ours */
+            xs_vstore_lanes(s->slot, xs_vlanes_not(s->low), turned);
+        s->carry = turned;
+        s->started = 1;
+    }
+    s->slot += XS_VBYTES;
+}
+
+/* Write what is still held (the tail's lanes below lag) and fence
+ * non-temporal stores. Call before anything else writes past the stream's
+ * last vector, and before the kernel returns. */
+static XS_ALWAYS_INLINE void xs_vstream_end(xs_vstream *s) {
+    if (s->lag > 0 && s->started) xs_vstore_lanes(s->slot, s->low, s->carry);
+    if (s->stream) _mm_sfence();
+    s->started = 0;
+}
+
+#endif
