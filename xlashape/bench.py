@@ -6,32 +6,32 @@ single-thread ``np.copyto`` on identical input in the same process,
 interleaved round by round so that a busy neighbour slows them alike. The
 "copy limit" copies half of the bytes the operation reads plus writes, so
 that the copy's own reads and writes move as many bytes as the operation;
-glibc's memmove streams its stores (non-temporal stores) from its
-threshold on, and each case says whether its copy did. Buffers are warm (allocated and
-touched before timing), except in the "without out=" columns, which time
-the common call that allocates its result: once as a loop that drops each
-result (the result cache then hands the freed memory to the next call),
-and once with the cache emptied first, as when every earlier result is
-still alive (fresh memory, page faults and all). Each figure is a median over
-rounds; the copy ratio also gives its spread (25th-75th percentile over
-rounds). A tiled case also times its call and the same call on the untiled
-(row-major) layout, the two alone taking turns: "time / row-major" is the
-tiled layout's cost. The "out= alignment" section times the same call
-(rank 4, int64) into an ``out=`` whose data starts 16 bytes past a 64-byte
-boundary, where ``np.empty`` often puts it, and into one on the boundary,
-the two taking turns. Only ratios measured in the same run are reported.
+glibc's memmove streams its stores (non-temporal stores) from its threshold
+on, and each case says whether its copy did. Buffers are warm (allocated
+and touched before timing), except in the "without out=" columns, which
+time the common call that allocates its result: once as a loop that drops
+each result (the result cache then hands the freed memory to the next
+call), and once with the cache emptied first, as when every earlier result
+is still alive (fresh memory, page faults and all). Each figure is a median
+over rounds; the copy ratio also gives its spread (25th-75th percentile
+over rounds). A tiled case also times its call and the same call on the
+untiled (row-major) layout, the two alone taking turns: "time / row-major"
+is the tiled layout's cost. The "out= alignment" section times the same
+call (rank 4, int64) into an ``out=`` whose data starts 16 bytes past a
+64-byte boundary, where ``np.empty`` often puts it, and into one on the
+boundary, the two taking turns. Only ratios measured in the same run are
+reported.
 
 What it prints: a summary first (how many times faster than NumPy, what
 fraction of the copy limit, on which CPU, vendor and level, whether the
-copy streamed its stores), then, with ``--full``,
-every measurement in tables at most 100 columns wide; ``--json`` and
-``--markdown`` write them to files. Measurements are records (dicts) in
-sections, shown by the columns defined here and rendered by
-:mod:`xlashape.bench_report`: a new measurement is a record field and a
-:class:`~xlashape.bench_report.Column`. The default grid takes seconds;
-``--long`` runs the bigger one (minutes). Sizes whose buffers cannot fit in
-the memory available are refused before anything runs, and Ctrl-C keeps
-and shows what was measured.
+copy streamed its stores), then, with ``--full``, every measurement in
+tables at most 100 columns wide; ``--json`` and ``--markdown`` write them
+to files. Measurements are records (dicts) in sections, shown by the
+columns defined here and rendered by :mod:`xlashape.bench_report`: a new
+measurement is a record field and a :class:`~xlashape.bench_report.Column`.
+The default grid takes seconds; ``--long`` runs the bigger one (minutes).
+Sizes whose buffers cannot fit in the memory available are refused before
+anything runs, and Ctrl-C keeps and shows what was measured.
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ from .bench_report import (
 from .cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CommandError
 
 __all__ = [
-    "Case", "add_arguments", "alignment_times", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot",
-    "out_at", "run", "summary",
+    "Case", "add_arguments", "alignment_cases", "alignment_times", "drop_in_calls", "drop_in_data",
+    "make_case_data", "numpy_equivalents", "out_at", "plot", "run", "summary",
 ]
 
 LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
