@@ -187,6 +187,31 @@ def test_full_prints_every_table_within_100_columns_and_files_hold_them(cli, tmp
     assert len(case_rows) == len(cases)
 
 
+def test_full_names_the_machine_and_shows_the_alignment_and_numba_unchecked(cli, tmp_path):
+    result = cli("bench", *FAST, "--threads", "1", "--full", "--json", "b.json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "b.json").read_text())
+    info = document["machine"]
+    assert {"cpu", "cpu_vendor", "non_temporal_threshold"} <= set(info)
+    threshold = info["non_temporal_threshold"]
+    assert threshold is None or (isinstance(threshold, int) and threshold > 0)
+    text = " ".join(result.stdout.split())
+    assert "non-temporal (streaming-store) threshold: " in text
+    assert ("unknown here" in text) == (threshold is None)
+    for case in document["cases"]:
+        assert case["copy_streamed"] is (None if threshold is None else case["copy_bytes"] >= threshold)
+    # out= alignment: ravel and unravel, rank 4 int64, each size and thread count
+    alignment = document["alignment"]
+    assert [(r["op"], r["n"], r["threads"], r["rank"], r["dtype"]) for r in alignment] == [
+        ("ravel", 1000, 1, 4, "int64"), ("unravel", 1000, 1, 4, "int64")]
+    title = bench.new_sections()[1].title + ":"
+    assert title in result.stdout and "time at 16 / at 0" in result.stdout
+    assert "out= at 16 mod 64 against 0 mod 64, time ratio" in text
+    if document["machine"]["numba"] is not None:
+        assert "numba unchecked M/s" in result.stdout
+        assert all(c["numba_unchecked_meps"] > 0 for c in document["cases"])
+
+
 def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
     drawn = stderr_on_a_terminal(cli, "bench", *FAST)
     head, _, progress = drawn.partition("\n")  # the line naming the machine, then the bar
@@ -216,6 +241,8 @@ def test_an_empty_peer_column_says_why(cli, tmp_path):
     assert why in result.stdout
     assert why in (tmp_path / "b.md").read_text()
     assert "| numba M/s" not in result.stdout
+    assert "| numba unchecked M/s" not in result.stdout
+    assert "numba unchecked M/s: numba not installed" in " ".join(result.stdout.split())
 
 
 def test_too_big_sizes_fail_in_one_line_before_measuring(cli):

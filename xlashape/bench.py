@@ -1,32 +1,37 @@
 """``xlashape bench``: CPU throughput side by side with NumPy (and numba).
 
-Every case runs xlashape, NumPy's best equivalent, numba's bounds-checked
-loop (when numba is installed) and a single-thread ``np.copyto`` on
-identical input in the same process, interleaved round by round so that a
-busy neighbour slows them alike. The "copy limit" copies half of the bytes
-the operation reads plus writes, so that the copy's own reads and writes
-move as many bytes as the operation. Buffers are warm (allocated and
-touched before timing), except in the "without out=" columns, which time
-the common call that allocates its result: once as a loop that drops each
-result (the result cache then hands the freed memory to the next call),
-and once with the cache emptied first, as when every earlier result is
-still alive (fresh memory, page faults and all). Each figure is a median over
-rounds; the copy ratio also gives its spread (25th-75th percentile over
-rounds). A tiled case also times its call and the same call on the untiled
-(row-major) layout, the two alone taking turns: "time / row-major" is the
-tiled layout's cost.
-Only ratios measured in the same run are reported.
+Every case runs xlashape, NumPy's best equivalent, numba's loops (when
+numba is installed: bounds-checked, and unchecked with a static rank) and a
+single-thread ``np.copyto`` on identical input in the same process,
+interleaved round by round so that a busy neighbour slows them alike. The
+"copy limit" copies half of the bytes the operation reads plus writes, so
+that the copy's own reads and writes move as many bytes as the operation;
+glibc's memmove streams its stores (non-temporal stores) from its threshold
+on, and each case says whether its copy did. Buffers are warm (allocated
+and touched before timing), except in the "without out=" columns, which
+time the common call that allocates its result: once as a loop that drops
+each result (the result cache then hands the freed memory to the next
+call), and once with the cache emptied first, as when every earlier result
+is still alive (fresh memory, page faults and all). Each figure is a median
+over rounds; the copy ratio also gives its spread (25th-75th percentile
+over rounds). A tiled case also times its call and the same call on the
+untiled (row-major) layout, the two alone taking turns: "time / row-major"
+is the tiled layout's cost. The "out= alignment" section times the same
+call (rank 4, int64) into an ``out=`` whose data starts 16 bytes past a
+64-byte boundary, where ``np.empty`` often puts it, and into one on the
+boundary, the two taking turns. Only ratios measured in the same run are
+reported.
 
 What it prints: a summary first (how many times faster than NumPy, what
-fraction of the copy limit, on which CPU and level), then, with ``--full``,
-every measurement in tables at most 100 columns wide; ``--json`` and
-``--markdown`` write them to files. Measurements are records (dicts) in
-sections, shown by the columns defined here and rendered by
-:mod:`xlashape.bench_report`: a new measurement is a record field and a
-:class:`~xlashape.bench_report.Column`. The default grid takes seconds;
-``--long`` runs the bigger one (minutes). Sizes whose buffers cannot fit in
-the memory available are refused before anything runs, and Ctrl-C keeps
-and shows what was measured.
+fraction of the copy limit, on which CPU, vendor and level, whether the
+copy streamed its stores), then, with ``--full``, every measurement in
+tables at most 100 columns wide; ``--json`` and ``--markdown`` write them
+to files. Measurements are records (dicts) in sections, shown by the
+columns defined here and rendered by :mod:`xlashape.bench_report`: a new
+measurement is a record field and a :class:`~xlashape.bench_report.Column`.
+The default grid takes seconds; ``--long`` runs the bigger one (minutes).
+Sizes whose buffers cannot fit in the memory available are refused before
+anything runs, and Ctrl-C keeps and shows what was measured.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ import numpy as np
 from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_cache
 from ._batch import traffic
 from ._drop_ins import ravel_multi_index, unravel_index
+from .bench_machine import copy_streams, cpu_model, cpu_vendor, non_temporal_threshold
 from .bench_peers import jax_call, jax_version, numba_call, numba_version, why_no_jax, why_no_numba
 from .bench_plot import plot
 from .bench_report import (
@@ -66,8 +72,8 @@ from .bench_report import (
 from .cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CommandError
 
 __all__ = [
-    "Case", "add_arguments", "drop_in_calls", "drop_in_data", "make_case_data", "numpy_equivalents", "plot",
-    "run", "summary",
+    "Case", "add_arguments", "alignment_cases", "alignment_times", "drop_in_calls", "drop_in_data",
+    "make_case_data", "numpy_equivalents", "out_at", "plot", "run", "summary",
 ]
 
 LAYOUTS = ("row-major", "column-major", "permuted", "padded", "tiled")
@@ -83,6 +89,11 @@ IN_CACHE_BYTES = 32 << 20
 # The drop-ins' sizes; 1 is one multi-index of ints (ravel) or one int (unravel).
 DROP_IN_SIZES = (1, 10, 10**3, 10**5, 10**7)
 QUICK_DROP_IN_SIZES = (1, 10**3)
+# The out= alignment section: bytes past a 64-byte boundary of the two
+# out= buffers (np.empty's usual place, and the boundary), and its layout.
+ALIGNMENT = 64
+OUT_OFFSETS = (16, 0)
+ALIGNMENT_LAYOUT = "padded"
 
 
 def make_layout(name: str, rank: int) -> Layout:
@@ -246,10 +257,16 @@ def interleaved_times(calls: dict[str, Callable[[], object]], min_time: float,
     return times
 
 
+def copy_bytes(nbytes: int) -> int:
+    """The bytes :func:`copy_call` copies for ``nbytes`` of traffic: half
+    of them, in whole int64s (at least one)."""
+    return max(nbytes // 2 // 8, 1) * 8
+
+
 def copy_call(nbytes: int) -> Callable[[], object]:
     """A single-thread np.copyto of ``nbytes // 2`` bytes: it reads and
     writes them, ``nbytes`` of traffic in all, as the operation does."""
-    src = np.ones(max(nbytes // 2 // 8, 1), dtype=np.int64)
+    src = np.ones(copy_bytes(nbytes) // 8, dtype=np.int64)
     dst = np.zeros_like(src)
     return lambda: np.copyto(dst, src)
 
@@ -382,6 +399,9 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         numba = numba_call(case, data)
         if numba is not None:
             calls["numba"] = numba
+        unchecked = numba_call(case, data, checked=False)
+        if unchecked is not None:
+            calls["numba unchecked"] = unchecked
         jax = jax_call(case, data)
         if jax is not None:
             calls["jax"] = jax
@@ -402,6 +422,8 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         "xlashape_meps": case.n / ours / 1e6,
         "copy_fraction": median["copy"] / ours,
         "copy_fraction_spread": _quartiles(ratios),
+        "copy_bytes": copy_bytes(case.bytes_moved),
+        "copy_streamed": copy_streams(copy_bytes(case.bytes_moved), non_temporal_threshold()),
         "rounds": len(ratios),
     }
     if numpy_names:
@@ -410,6 +432,9 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
                       numpy_meps=case.n / best / 1e6, speedup=best / ours)
     if "numba" in median:
         record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
+    if "numba unchecked" in median:
+        unchecked_s = median["numba unchecked"]
+        record.update(numba_unchecked_s=unchecked_s, numba_unchecked_meps=case.n / unchecked_s / 1e6)
     if "jax" in median:
         record.update(jax_s=median["jax"], jax_meps=case.n / median["jax"] / 1e6,
                       jax_speedup=median["jax"] / ours)
@@ -435,19 +460,57 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
     return record
 
 
+def out_at(shape: tuple[int, ...], offset: int, alignment: int = ALIGNMENT) -> np.ndarray:
+    """An uninitialised C-contiguous int64 array of ``shape`` whose data
+    starts ``offset`` bytes past an ``alignment``-byte boundary: a slice of
+    an over-allocated byte buffer."""
+    if offset % 8 or not 0 <= offset < alignment:
+        raise ValueError(f"offset must be a multiple of 8 in [0, {alignment}), got {offset}")
+    nbytes = math.prod(shape) * 8
+    raw = np.empty(nbytes + alignment, dtype=np.uint8)
+    start = (offset - raw.ctypes.data) % alignment
+    return raw[start:start + nbytes].view(np.int64).reshape(shape)
+
+
+def alignment_times(case: Case, threads: int, min_time: float, min_rounds: int) -> dict[str, Any]:
+    """xlashape's ``case`` into an out= at each of OUT_OFFSETS bytes past a
+    64-byte boundary, on the same input, the calls taking turns: seconds
+    per call and the time at 16 over the time at 0."""
+    data = make_case_data(case)
+    calls: dict[str, Callable[[], object]] = {}
+    for offset in OUT_OFFSETS:
+        outs = {"ravel_out": out_at((case.n,), offset), "unravel_out": out_at((case.n, case.rank), offset)}
+        calls[str(offset)] = xlashape_call(case, {**data, **outs}, threads)
+    times = interleaved_times(calls, min_time, min_rounds)
+    median = {int(offset): statistics.median(t) for offset, t in times.items()}
+    record: dict[str, Any] = {**dataclasses.asdict(case), "threads": threads,
+                              "level": cpu.cpu_features()["level"]}
+    for offset, seconds in median.items():
+        record.update({f"out_{offset}_s": seconds, f"out_{offset}_meps": case.n / seconds / 1e6})
+    record["misaligned_ratio"] = median[OUT_OFFSETS[0]] / median[OUT_OFFSETS[1]]
+    return record
+
+
+def alignment_cases(sizes: Sequence[int], thread_counts: Sequence[int]) -> list[tuple[Case, int]]:
+    """The out= alignment section's cases: ravel and unravel, rank 4,
+    int64, ALIGNMENT_LAYOUT, at each size and thread count."""
+    return [(Case(op, n, layout=ALIGNMENT_LAYOUT), threads)
+            for op in ("ravel", "unravel") for n in sizes for threads in thread_counts]
+
+
 def machine() -> dict[str, Any]:
-    """What the numbers were measured on."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    """What the numbers were measured on: the CPU, its vendor and glibc's
+    non-temporal threshold in bytes (None where not known), the levels and
+    the versions."""
     import xlashape
 
     features = cpu.cpu_features()
+    libc, libc_version = platform.libc_ver()
     return {
-        "cpu": model,
+        "cpu": cpu_model(),
+        "cpu_vendor": cpu_vendor(),
+        "libc": f"{libc} {libc_version}" if libc else None,
+        "non_temporal_threshold": non_temporal_threshold(),
         "cores": os.cpu_count(),
         "threads_default": get_num_threads(),
         "level": features["level"],
@@ -471,6 +534,17 @@ def _mode(record: dict[str, Any]) -> str:
     return str(record.get("mode", "raise"))
 
 
+def _streamed(record: dict[str, Any]) -> str | None:
+    """Whether the case's copy streamed its stores: yes, no or unknown."""
+    if "copy_streamed" not in record:
+        return None
+    return {True: "yes", False: "no", None: "unknown"}[record["copy_streamed"]]
+
+
+def _mib(nbytes: int) -> str:
+    return f"{nbytes / (1 << 20):.1f} MiB"
+
+
 SUMMARY_LABEL = 45  # the summary's label column
 # The summary's lines per operation, a cell per layout (None: no value).
 SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
@@ -491,12 +565,24 @@ CASE_COLUMNS = (
     Column("speedup", field("speedup", ".1f", "x")),
     Column("of copy limit", field("copy_fraction", ".2f")),
     Column("copy spread", lambda r: _spread(r)),
+    Column("copy streamed", _streamed),
     Column("of traffic limit", field("traffic_fraction", ".2f")),
     Column("numba M/s", field("numba_meps", ".0f"), why_empty=why_no_numba),
+    Column("numba unchecked M/s", field("numba_unchecked_meps", ".0f"), why_empty=why_no_numba),
     Column("JAX M/s", field("jax_meps", ".0f"), why_empty=why_no_jax),
     Column("without out= M/s", field("no_out_meps", ".0f")),
     Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
     Column("time / row-major", field("row_major_ratio", ".2f")),
+)
+ALIGNMENT_COLUMNS = (  # N first: a row starts with no op, unlike a case's
+    Column("N", lambda r: _sizes_text([r["n"]]), key=True),
+    Column("threads", field("threads"), key=True),
+    Column("op", field("op"), key=True),
+    Column("layout", field("layout"), key=True),
+    Column("dtype", field("dtype"), key=True),
+    Column("level", field("level"), key=True),
+    *(Column(f"out= at {k} mod 64 M/s", field(f"out_{k}_meps", ".0f")) for k in OUT_OFFSETS),
+    Column(f"time at {OUT_OFFSETS[0]} / at {OUT_OFFSETS[1]}", field("misaligned_ratio", ".2f")),
 )
 SCALAR_COLUMNS = (
     Column("one index, rank 4", field("op"), key=True),
@@ -515,9 +601,12 @@ DROP_IN_COLUMNS = (
 
 
 def new_sections() -> list[Section]:
-    """The run's sections, empty: batch cases, one index, the drop-ins."""
+    """The run's sections, empty: batch cases, out= alignment, one index,
+    the drop-ins."""
     return [
         Section("cases", "Batches: million indices per second", CASE_COLUMNS),
+        Section("alignment", f"out= alignment: the same call into out= at {OUT_OFFSETS[0]} and at "
+                f"{OUT_OFFSETS[1]} bytes past a 64-byte boundary", ALIGNMENT_COLUMNS),
         Section("scalar", "One index at a time (IndexUtil)", SCALAR_COLUMNS),
         Section("drop_ins", "NumPy drop-ins against NumPy's own functions", DROP_IN_COLUMNS),
     ]
@@ -540,13 +629,53 @@ def headline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+def _where(info: dict[str, Any]) -> str:
+    """The CPU, its vendor where known, and its cores."""
+    vendor = f"{info['cpu_vendor']}, " if info.get("cpu_vendor") else ""
+    return f"{info['cpu']} ({vendor}{info['cores']} cores)"
+
+
+def threshold_text(info: dict[str, Any]) -> str:
+    """glibc's non-temporal threshold, in words."""
+    threshold = info.get("non_temporal_threshold")
+    if threshold is None:
+        return "glibc's non-temporal (streaming-store) threshold: unknown here"
+    return f"glibc's non-temporal (streaming-store) threshold: {_mib(threshold)}"
+
+
+def streaming_sentence(info: dict[str, Any], cases: Sequence[dict[str, Any]]) -> str:
+    """The threshold, and whether the copy of ``cases`` (the summary's)
+    streamed its stores."""
+    streamed = {_streamed(r) for r in cases} - {None}
+    if not streamed:
+        return threshold_text(info) + "."
+    sizes = sorted({r["copy_bytes"] for r in cases if "copy_bytes" in r})
+    copied = " to ".join(_mib(b) for b in (sizes[0], sizes[-1])[: 1 if len(sizes) == 1 else 2])
+    said = streamed.pop() if len(streamed) == 1 else "in some cases"
+    return f"{threshold_text(info)}; the copy above ({copied}) streamed its stores: {said}."
+
+
+def alignment_line(records: Sequence[dict[str, Any]]) -> list[str]:
+    """The out= alignment ratios at the largest N, with the most threads."""
+    if not records:
+        return []
+    n = max(r["n"] for r in records)
+    threads = max(r["threads"] for r in records if r["n"] == n)
+    chosen = [r for r in records if r["n"] == n and r["threads"] == threads]
+    ratios = ", ".join(f"{r['op']} {r['misaligned_ratio']:.2f}" for r in chosen)
+    return wrap(f"out= at {OUT_OFFSETS[0]} mod 64 against {OUT_OFFSETS[1]} mod 64, time ratio "
+                f"(N = {_sizes_text([n])}, {chosen[0]['layout']}, {threads} thread"
+                f"{'s' if threads > 1 else ''}): {ratios}.")
+
+
 def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
     """A few lines: how many times faster than NumPy and what fraction of
-    the copy limit, by operation and layout, at the largest N measured;
-    the one-index calls; where, and what else there is to see."""
+    the copy limit, by operation and layout, at the largest N measured,
+    whether that copy streamed its stores, and the out= alignment; the
+    one-index calls; where, and what else there is to see."""
     by_name = {s.name: s.records for s in sections}
     numba = f"numba {info['numba']}" if info["numba"] else "numba not installed"
-    lines = wrap(f"xlashape {info['xlashape']} on {info['cpu']} ({info['cores']} cores), "
+    lines = wrap(f"xlashape {info['xlashape']} on {_where(info)}, "
                  f"kernels at CPU level {info['level']} (best here: {info['best_level']}); "
                  f"NumPy {info['numpy']}, {numba}.")
     cases = headline(by_name["cases"])
@@ -563,7 +692,13 @@ def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
                 values = [cell(cells[op, layout]) if (op, layout) in cells else None for layout in layouts]
                 lines.append(head.ljust(SUMMARY_LABEL) + "".join(text(v).rjust(11) for v in values))
         lines += [""] + wrap("The copy limit: a single-thread copy of as many bytes as the call "
-                             "reads and writes (1.00: as fast as copying them).")
+                             "reads and writes (1.00: as fast as copying them); "
+                             + streaming_sentence(info, cases))
+    else:
+        lines += [""] + wrap(threshold_text(info) + ".")
+    alignment = alignment_line(by_name.get("alignment", []))
+    if alignment:
+        lines += [""] + alignment
     one = {r["op"]: r for r in by_name["scalar"]}
     drop = {r["op"]: r for r in by_name["drop_ins"] if r["n"] == 1 and "form" not in r}
     if one or drop:
@@ -574,17 +709,27 @@ def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
 
 
 def caption(info: dict[str, Any]) -> str:
+    """The tables' caption: the machine, the versions, the command, and
+    what the columns mean."""
     numba = f", numba {info['numba']}" if info["numba"] else ""
+    vendor = f" ({info['cpu_vendor']})" if info.get("cpu_vendor") else ""
     return (
-        f"rank 4; {info['cpu']}, {info['cores']} cores, kernels at level {info['level']}; "
+        f"rank 4; {info['cpu']}{vendor}, {info['cores']} cores, kernels at level {info['level']}; "
+        f"{threshold_text(info)}; "
         f"Python {info['python']}, NumPy {info['numpy']}{numba}, xlashape {info['xlashape']}; "
         f"command: {info['command']}. 'of copy limit': time of a single-thread np.copyto "
         "moving as many bytes (half read, half written) over xlashape's time, median over "
         "interleaved rounds, spread = 25th-75th percentile. 'of traffic limit' (up to "
         f"{IN_CACHE_BYTES >> 20} MiB): the same for a vectorised loop that reads and writes "
-        "exactly the operation's bytes. JAX: jax.jit, warm, block_until_ready, with "
+        "exactly the operation's bytes. 'copy streamed': whether the copy (glibc's memmove) "
+        "copied at least the non-temporal threshold, so streamed its stores past the cache "
+        "(unknown where the threshold is). 'numba M/s': numba's loop, bounds-checked; 'numba "
+        "unchecked M/s': numba's loop with the rank static (strides a tuple) and no check. "
+        "JAX: jax.jit, warm, block_until_ready, with "
         "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads, reading the "
-        "same (N, rank) rows or offsets."
+        "same (N, rank) rows or offsets. 'out= alignment': xlashape's call into out= at "
+        f"{OUT_OFFSETS[0]} and at {OUT_OFFSETS[1]} bytes past a 64-byte boundary, the two taking "
+        "turns; 'time at 16 / at 0' is the first's median time over the second's."
     )
 
 
@@ -772,10 +917,10 @@ def run(args: argparse.Namespace) -> int:
     ]
     check_memory([case for case, _, _ in cases], available_memory())
     info = machine()
-    print(f"xlashape bench on {info['cpu']} ({info['cores']} cores), level {info['level']}, "
+    print(f"xlashape bench on {_where(info)}, level {info['level']}, "
           f"NumPy {info['numpy']}", file=sys.stderr)
     sections = new_sections()
-    records, scalars, drop_ins = (s.records for s in sections)
+    records, alignment, scalars, drop_ins = (s.records for s in sections)
     progress = _Progress()
     interrupted = False
     previous = cpu.set_cpu_level(levels[0])
@@ -786,6 +931,9 @@ def run(args: argparse.Namespace) -> int:
                      f"threads={threads} level={level}")
             records.append(run_case(case, threads, min_time, min_repeats, no_out=case.n >= 10**5))
         cpu.set_cpu_level(previous)
+        for k, (case, threads) in enumerate(alignment_cases(sizes, thread_counts), 1):
+            progress(f"[alignment {k}] {case.op} N={case.n:.0e} threads={threads}: out= at 16 and 0 mod 64")
+            alignment.append(alignment_times(case, threads, min_time, min_repeats))
         progress("[scalar] one index at a time")
         scalars += scalar_times(number=20000 if long else 2000)
         progress("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's")

@@ -1,7 +1,12 @@
 """The optional peers of ``xlashape bench`` and the benchmark grid.
 
-numba's plain loops: one per direction, bounds-checked as xlashape is (an
-index out of range raises), compiled for this machine by numba's JIT.
+numba's plain loops, compiled for this machine by numba's JIT: one per
+direction bounds-checked as xlashape is (an index out of range raises),
+and one per direction unchecked, the fastest plain loop numba makes: the
+rank static (the strides, widths and order are tuples, so each rank
+compiles its own loop), no check of any index (ravel sums index * stride;
+unravel divides by each width in turn). On valid input both give
+xlashape's results; on invalid input the unchecked loop gives garbage.
 
 JAX: ``jax.jit`` of ``jnp.ravel_multi_index`` / ``jnp.unravel_index`` on
 the case's own (N, rank) rows (their columns taken inside the jitted
@@ -57,9 +62,30 @@ def _unravel(offsets: Any, order: Any, widths: Any, extents: Any, size: int, out
     return out
 
 
+def _ravel_unchecked(rows: Any, strides: Any, out: Any) -> Any:
+    for i in range(rows.shape[0]):
+        acc = 0
+        for j in range(len(strides)):  # a tuple: the rank is a constant
+            acc += rows[i, j] * strides[j]
+        out[i] = acc
+    return out
+
+
+def _unravel_unchecked(offsets: Any, order: Any, widths: Any, out: Any) -> Any:
+    for i in range(offsets.shape[0]):
+        n = offsets[i]
+        for k in range(len(widths)):  # tuples: the rank is a constant
+            q = n // widths[k]
+            out[i, order[k]] = n - q * widths[k]
+            n = q
+    return out
+
+
 if numba is not None:
     _ravel = numba.njit(nogil=True, cache=False)(_ravel)
     _unravel = numba.njit(nogil=True, cache=False)(_unravel)
+    _ravel_unchecked = numba.njit(nogil=True, cache=False, boundscheck=False)(_ravel_unchecked)
+    _unravel_unchecked = numba.njit(nogil=True, cache=False, boundscheck=False)(_unravel_unchecked)
 
 
 def numba_version() -> str | None:
@@ -86,15 +112,33 @@ def unravel_call(shape: Any, offsets: np.ndarray, out: np.ndarray) -> Callable[[
     return lambda: _unravel(offsets, order, widths, extents, size, out)
 
 
-def numba_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
-    """numba's call for a bench case (compiled by a first call), or None
-    without numba or for a tiled layout (the plain loops know no tiles)."""
+def ravel_unchecked_call(shape: Any, rows: np.ndarray, out: np.ndarray) -> Callable[[], Any]:
+    """numba's unchecked ravel of ``rows`` into ``out``: the strides a
+    tuple of Python ints."""
+    strides = tuple(int(s) for s in shape.strides)
+    return lambda: _ravel_unchecked(rows, strides, out)
+
+
+def unravel_unchecked_call(shape: Any, offsets: np.ndarray, out: np.ndarray) -> Callable[[], Any]:
+    """numba's unchecked unravel of ``offsets`` into ``out``: the
+    dimensions minor to major, with their padded widths, as tuples."""
+    order = tuple(int(d) for d in shape.layout.minor_to_major)
+    widths = tuple(int(shape.padded_dimensions[d]) for d in order)
+    return lambda: _unravel_unchecked(offsets, order, widths, out)
+
+
+def numba_call(case: Any, data: dict[str, Any], *, checked: bool = True) -> Callable[[], Any] | None:
+    """numba's call for a bench case (compiled by a first call), bounds-
+    checked or (``checked=False``) not, or None without numba or for a
+    tiled layout (the plain loops know no tiles)."""
     if numba is None or case.shape.layout.tiles:
         return None
     if case.op == "ravel":
-        call = ravel_call(case.shape, data["rows"], data["ravel_out"])
+        make_ravel = ravel_call if checked else ravel_unchecked_call
+        call = make_ravel(case.shape, data["rows"], data["ravel_out"])
     else:
-        call = unravel_call(case.shape, data["offsets"], data["unravel_out"])
+        make_unravel = unravel_call if checked else unravel_unchecked_call
+        call = make_unravel(case.shape, data["offsets"], data["unravel_out"])
     call()
     return call
 
