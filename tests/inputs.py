@@ -61,3 +61,13 @@ def index_arrays(values: np.ndarray) -> Iterator[tuple[str, object]]:
     yield "list", values.tolist()
     if values.ndim >= 1:
         yield "tuple", tuple(values.tolist())
+
+
+def buffer_at(shape: tuple[int, ...], dtype: type, offset: int) -> np.ndarray:
+    """An uninitialised C-contiguous array whose data starts ``offset``
+    bytes past a 64-byte boundary (an ``out=`` buffer of any alignment)."""
+    itemsize = np.dtype(dtype).itemsize
+    nbytes = int(np.prod(shape)) * itemsize
+    raw = np.empty(nbytes + 128, dtype=np.uint8)
+    first = -raw.ctypes.data % 64 + offset
+    return raw[first:first + nbytes].view(dtype).reshape(shape)

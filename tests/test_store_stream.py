@@ -1,0 +1,174 @@
+"""How the kernels store results (csrc/kernels_store.h): plain stores in
+cache, aligned slots past 1 MiB, non-temporal stores past the streaming
+threshold. Each is checked against NumPy at every CPU level, at every
+``out=`` alignment (the head and tail written under masks), for int32 and
+int64 results, with the threshold forced low so that small batches
+stream; and the threshold's derivation from the CPU's caches."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from command_line import command_env
+from inputs import buffer_at
+from oracles import numpy_ravel
+
+import xlashape as xs
+from xlashape import cpu
+
+LEVELS = xs.cpu_features()["supported"]
+# rank 4 (the vector rows of every level), rank 3 and 8 (other paths), rank 1
+SHAPES = [
+    xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3])),
+    xs.Shape("f32", [16, 8, 32, 4], xs.Layout([3, 2, 1, 0])),  # every width a power of two
+    xs.Shape("f32", [9, 10, 11], xs.Layout([1, 2, 0])),
+    xs.Shape("f32", [3, 2, 3, 2, 3, 2, 3, 2]),
+    xs.Shape("f32", [1000]),
+]
+# 1 000 rows stay under 1 MiB (plain stores); 30 011 rows pass it (aligned
+# slots), and the odd count leaves a tail that is no whole vector.
+COUNTS = (1_000, 30_011)
+
+
+@pytest.fixture(params=LEVELS)
+def level(request):
+    previous = cpu.set_cpu_level(request.param)
+    yield request.param
+    cpu.set_cpu_level(previous)
+
+
+@pytest.fixture(params=["cached", "streamed"])
+def threshold(request):
+    previous = cpu.set_stream_bytes(0 if request.param == "streamed" else 1 << 62)
+    yield request.param
+    cpu.set_stream_bytes(previous)
+
+
+def rows_of(shape, n, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.integers(0, d, n) for d in shape.dimensions], axis=1).astype(dtype)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("n", COUNTS)
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
+def test_every_out_alignment(level, threshold, shape, n, out_dtype):
+    itemsize = np.dtype(out_dtype).itemsize
+    for index_dtype in (np.int64, np.int32):
+        rows = rows_of(shape, n, index_dtype)
+        offsets = numpy_ravel(shape, rows.astype(np.int64))
+        linear = offsets.astype(index_dtype)
+        for start in range(0, 64, itemsize):
+            out = buffer_at((n,), out_dtype, start)
+            assert xs.ravel(rows, shape, out=out, threads=1) is out
+            np.testing.assert_array_equal(out, offsets, err_msg=f"ravel into out= at {start} mod 64")
+            out = buffer_at((n, shape.rank), out_dtype, start)
+            xs.unravel(linear, shape, out=out, threads=1)
+            np.testing.assert_array_equal(out, rows, err_msg=f"unravel into out= at {start} mod 64")
+
+
+def test_no_byte_outside_the_result_is_written(level, threshold):
+    # out= a window of a larger buffer filled with a marker: the masked
+    # head and tail must leave the bytes on either side alone.
+    shape = SHAPES[0]
+    rows = rows_of(shape, 30_011, np.int64)
+    offsets = numpy_ravel(shape, rows)
+    for start in (0, 8, 16, 56):
+        whole = buffer_at((30_011 * 4 + 32,), np.int64, start)
+        whole[:] = -7
+        xs.unravel(offsets, shape, out=whole[16:-16].reshape(-1, 4), threads=1)
+        assert (whole[:16] == -7).all() and (whole[-16:] == -7).all()
+        np.testing.assert_array_equal(whole[16:-16].reshape(-1, 4), rows)
+        whole[:] = -7
+        xs.ravel(rows, shape, out=whole[16:16 + 30_011], threads=1)
+        assert (whole[:16] == -7).all() and (whole[16 + 30_011:] == -7).all()
+        np.testing.assert_array_equal(whole[16:16 + 30_011], offsets)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_threads_write_neighbouring_chunks(level, threshold, threads):
+    # Chunk boundaries fall inside vectors and cache lines: each thread's
+    # masked head and tail leave its neighbours' items alone. Several
+    # calls, since a call may run alone while splitting measures slower.
+    shape = SHAPES[0]
+    rows = rows_of(shape, 200_003, np.int64, seed=threads)
+    offsets = numpy_ravel(shape, rows)
+    for start in (8, 16, 40):
+        for _ in range(3):
+            out = buffer_at((len(rows),), np.int64, start)
+            np.testing.assert_array_equal(xs.ravel(rows, shape, out=out, threads=threads), offsets)
+            out = buffer_at(rows.shape, np.int64, start)
+            np.testing.assert_array_equal(xs.unravel(offsets, shape, out=out, threads=threads), rows)
+
+
+@pytest.mark.parametrize("mode", ["clip", "wrap"])
+def test_blocks_of_a_mode_each_stream_on_their_own(level, threshold, mode):
+    # Under clip and wrap the kernel runs block by block, each block a
+    # stream that starts mid-array; a block with an index out of range is
+    # redone after its stream ended.
+    shape = SHAPES[0]
+    rows = rows_of(shape, 30_011, np.int64)
+    rows[20_000] = [40, -1, 9, 3]
+    dims = np.array(shape.dimensions)
+    fixed = np.clip(rows, 0, dims - 1) if mode == "clip" else rows % dims
+    out = buffer_at((len(rows),), np.int64, 16)
+    xs.ravel(rows, shape, out=out, mode=mode, threads=1)
+    np.testing.assert_array_equal(out, numpy_ravel(shape, fixed))
+
+
+def test_stream_bytes_is_set_and_reported():
+    previous = cpu.set_stream_bytes(12345)
+    try:
+        assert cpu.stream_bytes() == 12345
+        assert xs.cpu_features()["stream_bytes"] == 12345
+        assert cpu.set_stream_bytes(None) == 12345
+        assert cpu.stream_bytes() == cpu._cache_threshold()
+    finally:
+        cpu.set_stream_bytes(previous)
+    with pytest.raises(ValueError, match="at least 0 bytes, got -1"):
+        cpu.set_stream_bytes(-1)
+
+
+def write_cache(root, index, level, kind, size, shared):
+    folder = root / f"index{index}"
+    folder.mkdir()
+    (folder / "level").write_text(f"{level}\n")
+    (folder / "type").write_text(f"{kind}\n")
+    (folder / "size").write_text(f"{size}\n")
+    (folder / "shared_cpu_list").write_text(f"{shared}\n")
+
+
+def test_threshold_derived_as_glibc_derives_its_own(tmp_path):
+    # The Intel Xeon VM of issue 17: L3 of 491 520 KiB shared by CPUs 0-1,
+    # L2 of 2 MiB: glibc 2.36 reports 181.5 MiB.
+    write_cache(tmp_path, 0, 1, "Data", "48K", "0")
+    write_cache(tmp_path, 1, 1, "Instruction", "64K", "0")
+    write_cache(tmp_path, 2, 2, "Unified", "2048K", "0")
+    write_cache(tmp_path, 3, 3, "Unified", "491520K", "0-1")
+    assert cpu._cache_threshold(tmp_path) == int(181.5 * 2**20)
+
+
+def test_threshold_of_other_cache_layouts(tmp_path):
+    # No L3: three quarters of the L2's share; a list of CPUs with gaps.
+    write_cache(tmp_path, 0, 2, "Unified", "1024K", "0,2,4-5")
+    assert cpu._cache_threshold(tmp_path) == 1024 * 1024 // 4 * 3 // 4
+    # Nothing readable: the documented default.
+    assert cpu._cache_threshold(tmp_path / "missing") == 32 << 20
+    assert cpu._cpu_count("0-3,8,10-11") == 7
+
+
+def import_with(value, cwd):
+    code = "import xlashape as xs; print(xs.cpu_features()['stream_bytes'])"
+    env = dict(command_env(), XLASHAPE_STREAM_BYTES=value)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=120, check=False)
+
+
+def test_environment_variable_sets_the_threshold(tmp_path):
+    done = import_with("4096", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4096"
+    done = import_with("4 MiB", tmp_path)
+    assert done.returncode != 0
+    assert "XLASHAPE_STREAM_BYTES must be a byte count (digits), got '4 MiB'" in done.stderr
