@@ -64,10 +64,11 @@ def index_arrays(values: np.ndarray) -> Iterator[tuple[str, object]]:
 
 
 def buffer_at(shape: tuple[int, ...], dtype: type, offset: int) -> np.ndarray:
-    """An uninitialised C-contiguous array whose data starts ``offset``
-    bytes past a 64-byte boundary (an ``out=`` buffer of any alignment)."""
+    """A C-contiguous array whose data starts ``offset`` bytes past a 64-byte
+    boundary (an ``out=`` buffer of any alignment), its bytes set to 0xA5
+    (so its pages are in memory, as those of a buffer used before)."""
     itemsize = np.dtype(dtype).itemsize
     nbytes = int(np.prod(shape)) * itemsize
-    raw = np.empty(nbytes + 128, dtype=np.uint8)
+    raw = np.full(nbytes + 128, 0xA5, dtype=np.uint8)
     first = -raw.ctypes.data % 64 + offset
     return raw[first:first + nbytes].view(dtype).reshape(shape)

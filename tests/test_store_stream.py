@@ -172,3 +172,14 @@ def test_environment_variable_sets_the_threshold(tmp_path):
     done = import_with("4 MiB", tmp_path)
     assert done.returncode != 0
     assert "XLASHAPE_STREAM_BYTES must be a byte count (digits), got '4 MiB'" in done.stderr
+
+
+def test_results_into_pages_not_yet_touched(level, threshold):
+    # A fresh np.empty of several MiB (pages not yet in memory) is written
+    # by ordinary stores even past the threshold; the results are the same.
+    shape = SHAPES[0]
+    rows = rows_of(shape, 100_003, np.int64)
+    offsets = numpy_ravel(shape, rows)
+    np.testing.assert_array_equal(xs.unravel(offsets, shape, out=np.empty(rows.shape, np.int64)), rows)
+    np.testing.assert_array_equal(xs.ravel(rows, shape, out=np.empty(len(rows), np.int64)), offsets)
+    np.testing.assert_array_equal(xs.unravel(offsets, shape), rows)
