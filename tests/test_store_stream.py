@@ -18,12 +18,15 @@ import xlashape as xs
 from xlashape import cpu
 
 LEVELS = xs.cpu_features()["supported"]
-# rank 4 (the vector rows of every level), rank 3 and 8 (other paths), rank 1
+# rank 4 (the vector rows of every level), power-of-two widths, ranks 3, 8,
+# 5 and 7 (rows laid out on the stack at some level, then streamed), rank 1
 SHAPES = [
     xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3])),
     xs.Shape("f32", [16, 8, 32, 4], xs.Layout([3, 2, 1, 0])),  # every width a power of two
     xs.Shape("f32", [9, 10, 11], xs.Layout([1, 2, 0])),
     xs.Shape("f32", [3, 2, 3, 2, 3, 2, 3, 2]),
+    xs.Shape("f32", [5, 4, 3, 6, 7], xs.Layout([4, 2, 0, 1, 3], [5, 5, 3, 6, 8])),
+    xs.Shape("f32", [2, 3, 4, 2, 3, 4, 2], xs.Layout([0, 1, 2, 3, 4, 5, 6])),
     xs.Shape("f32", [1000]),
 ]
 # 1 000 rows stay under 1 MiB (plain stores); 30 011 rows pass it (aligned

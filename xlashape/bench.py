@@ -168,7 +168,10 @@ def xlashape_call(case: Case, data: dict[str, Any], threads: int, *, out: bool =
     """xlashape's call for ``case``: into the warm ``out`` buffer, or (with
     ``out=False``) allocating its result, as most callers do; with
     ``reuse=False`` too, the result cache is emptied first, so that the
-    result gets fresh memory (the unmapping is timed with the call)."""
+    result gets fresh memory: each page is faulted in, and zeroed by the
+    operating system, by the thread that writes it first, with ordinary
+    stores (fresh pages are never streamed into); the faults and the
+    unmapping are timed with the call."""
     shape = case.shape
     if out:
         if case.op == "ravel":

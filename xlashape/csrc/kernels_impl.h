@@ -78,6 +78,31 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
     return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_ravel_ranked)(p, rows, out, vstop, stop, R);
 }
 
+/* Rows of a rank the level reads one at a time (xs_ravel_ranked), for
+ * results stored other than plainly: blocks of offsets on the stack, each
+ * put on the store stream; the last items past a whole vector are copied
+ * after the stream ends. */
+#define XS_STAGED_ROWS 512
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_staged)(
+        const xs_plan *p, const XS_T *restrict rows, int64_t *restrict out,
+        ptrdiff_t start, ptrdiff_t stop, const int R, int store) {
+    int64_t block[XS_STAGED_ROWS];
+    const ptrdiff_t per_vector = XS_VBYTES / (ptrdiff_t)sizeof *block;
+    uint64_t bad = 0;
+    ptrdiff_t left = 0;  /* items of the last block past its whole vectors */
+    xs_vstream s;
+    xs_vstream_begin(&s, out + start, store);
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_STAGED_ROWS) {
+        const ptrdiff_t n = stop - b0 < XS_STAGED_ROWS ? stop - b0 : XS_STAGED_ROWS;
+        bad |= XS_FN(xs_ravel_ranked)(p, rows + b0 * R, block, 0, n, R);
+        xs_vstream_put_block(&s, block, n / per_vector);
+        left = n % per_vector;
+    }
+    xs_vstream_end(&s);
+    memcpy(out + stop - left, block + (stop - start - left) % XS_STAGED_ROWS, left * sizeof *block);
+    return bad;
+}
+
 /* Each vector loop is compiled twice: for plain stores, where the store
  * stream's put is one unaligned store and nothing else, and for the other
  * ways (kernels_store.h). */
@@ -89,6 +114,8 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
         if (XS_VRAVEL(R))                                                               \
             return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, store) \
                           : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, store); \
+        if (store != XS_STORE_PLAIN)                                                    \
+            return XS_FN(xs_ravel_staged)(p, rows, out, start, stop, R, store);         \
         return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
 #else
 #define XS_RAVEL_RANK(R)                                                                \
@@ -344,6 +371,11 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
     xs_vrows rows;
     if (direct) xs_vrows_init(&rows, R, p->position);
     int64_t pos[XS_MAX_UNROLLED][XS_BLOCK];  /* unused when direct */
+    /* C-contiguous rows of a rank the level does not transpose in
+     * registers, stored other than plainly: each block's rows are laid out
+     * here, then put on the store stream */
+    const int staged = !direct && out32 == NULL && store != XS_STORE_PLAIN && s0 == R && s1 == 1;
+    int64_t rows_block[XS_MAX_UNROLLED * XS_BLOCK];
     const int64_t *column[XS_MAX_UNROLLED];
     for (int d = 0; d < R; d++) column[d] = pos[p->position[d]];
     xs_vok ok = xs_vok_all();
@@ -351,7 +383,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
     /* the result's rows, when they go straight to it */
     xs_vstream s;
     xs_vstream_begin(&s, out32 != NULL ? (void *)(out32 + start * R) : (void *)(out + start * R),
-                     direct || out32 != NULL ? store : XS_STORE_PLAIN);
+                     direct || out32 != NULL || staged ? store : XS_STORE_PLAIN);
 
     for (ptrdiff_t b0 = start; b0 < vstop; b0 += XS_BLOCK) {
         const int nb = (int)(vstop - b0 < XS_BLOCK ? vstop - b0 : XS_BLOCK);
@@ -390,7 +422,12 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
             else
                 for (int k = 0; k < R; k++) xs_vstore(pos[k] + i, col[k]);
         }
-        if (!direct) XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
+        if (staged) {  /* nb * R int64: whole vectors, as nb is a multiple of XS_VL */
+            XS_FN(xs_write_positions)(rows_block, column, R, 1, 0, nb, R);
+            xs_vstream_put_block(&s, rows_block, nb * R * 8 / XS_VBYTES);
+        } else if (!direct) {
+            XS_FN(xs_write_positions)(out, column, s0, s1, b0, nb, R);
+        }
     }
     xs_vstream_end(&s);
     uint64_t bad = (uint64_t)xs_vok_bad(ok);

@@ -85,6 +85,17 @@ static XS_ALWAYS_INLINE void xs_vstream_put(xs_vstream *s, xs_vi v) {
     s->slot += XS_VBYTES;
 }
 
+/* Put ``count`` vectors read from ``items`` (a block on the stack that a
+ * loop without vectors of its own filled). */
+static XS_ALWAYS_INLINE void xs_vstream_put_block(xs_vstream *s, const void *items,
+                                                  ptrdiff_t count) {
+    for (ptrdiff_t k = 0; k < count; k++) {
+        xs_vi v;
+        memcpy(&v, (const char *)items + k * XS_VBYTES, sizeof v);
+        xs_vstream_put(s, v);
+    }
+}
+
 /* Write what is still held (the tail's lanes below lag) and fence
  * non-temporal stores. Call before anything else writes past the stream's
  * last vector, and before the kernel returns. */
