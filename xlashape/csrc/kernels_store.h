@@ -9,9 +9,10 @@
  * - XS_STORE_ALIGNED: aligned slots. A result that starts ``lag`` 32-bit
  *   lanes past a vector-aligned address (an np.empty array lies 16 bytes
  *   past a 64-byte boundary) would make every vector store, or every other
- *   one, straddle two cache lines. Instead each vector is turned by ``lag``
- *   lanes, and a slot takes the turned vector's upper lanes and the
- *   previous one's lower lanes. The first slot, before the result, is
+ *   one, straddle two cache lines. Instead a slot takes the last ``lag``
+ *   lanes of the previous vector and the first lanes of this one, moved
+ *   up by ``lag`` (xs_vjoin: one two-vector permute at AVX-512, a permute
+ *   and a blend at AVX2). The first slot, before the result, is
  *   written under a mask (lanes from ``lag`` up), as is the last, past it
  *   (lanes below ``lag``): no byte outside the result is touched, so two
  *   threads may write neighbouring ranges.
@@ -22,8 +23,9 @@
  *
  * Included by kernels_vec_<level>.h after the level's operations:
  * XS_VBYTES (a vector's bytes), xs_vlanes (a set of 32-bit lanes),
- * xs_vlanes_below, xs_vlanes_not, xs_vturn (lane permute), xs_vpick
- * (blend), xs_vstore_lanes (masked store), xs_vstore_nt (non-temporal). */
+ * xs_vlanes_below, xs_vlanes_not, xs_vkeep and xs_vjoin (the join of two
+ * vectors across a slot), xs_vstore_lanes (masked store), xs_vstore_nt
+ * (non-temporal). */
 #ifndef XLASHAPE_KERNELS_STORE_H
 #define XLASHAPE_KERNELS_STORE_H
 
@@ -34,8 +36,8 @@
 
 typedef struct {
     char *slot;        /* where the next vector goes (aligned when lag > 0) */
-    xs_vi carry;       /* the last vector, turned: its lanes below lag are still to write */
-    xs_vi turn;        /* lane j takes lane j - lag (mod XS_VLANES) */
+    xs_vi carry;       /* the last vector, as xs_vkeep keeps it: its last lag lanes are still to write */
+    xs_vi turn;        /* lane j of a slot is lane j - lag + XS_VLANES of (carry, vector) */
     xs_vlanes low;     /* the lanes below lag */
     int lag;           /* 32-bit lanes from the slot to the result's start; 0: none to turn by */
     int stream;        /* non-temporal stores */
@@ -55,7 +57,7 @@ static XS_ALWAYS_INLINE void xs_vstream_begin(xs_vstream *s, void *out, int stor
     s->slot -= 4 * s->lag;
     s->stream = store == XS_STORE_STREAM;
     int32_t turn[XS_VLANES];
-    for (int j = 0; j < XS_VLANES; j++) turn[j] = (j - s->lag + XS_VLANES) % XS_VLANES;
+    for (int j = 0; j < XS_VLANES; j++) turn[j] = j - s->lag + XS_VLANES;
     memcpy(&s->turn, turn, sizeof s->turn);
     s->low = xs_vlanes_below(s->lag);
 }
@@ -74,12 +76,12 @@ static XS_ALWAYS_INLINE void xs_vstream_put(xs_vstream *s, xs_vi v) {
     if (s->lag == 0) {
         xs_vstream_slot(s, v);
     } else {
-        const xs_vi turned = xs_vturn(v, s->turn);
+        const xs_vi joined = xs_vjoin(s->carry, v, s->turn, s->low);
         if (s->started)
-            xs_vstream_slot(s, xs_vpick(s->low, s->carry, turned));
+            xs_vstream_slot(s, joined);
         else  /* the head: the slot's lanes before the result are not ours */
-            xs_vstore_lanes(s->slot, xs_vlanes_not(s->low), turned);
-        s->carry = turned;
+            xs_vstore_lanes(s->slot, xs_vlanes_not(s->low), joined);
+        s->carry = xs_vkeep(v, s->turn);
         s->started = 1;
     }
     s->slot += XS_VBYTES;
@@ -100,7 +102,8 @@ static XS_ALWAYS_INLINE void xs_vstream_put_block(xs_vstream *s, const void *ite
  * non-temporal stores. Call before anything else writes past the stream's
  * last vector, and before the kernel returns. */
 static XS_ALWAYS_INLINE void xs_vstream_end(xs_vstream *s) {
-    if (s->lag > 0 && s->started) xs_vstore_lanes(s->slot, s->low, s->carry);
+    if (s->lag > 0 && s->started)
+        xs_vstore_lanes(s->slot, s->low, xs_vjoin(s->carry, s->carry, s->turn, s->low));
     if (s->stream) _mm_sfence();
     s->started = 0;
 }

@@ -98,9 +98,13 @@ static inline xs_vlanes xs_vlanes_below(int n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 static inline xs_vlanes xs_vlanes_not(xs_vlanes m) { return _mm256_xor_si256(m, _mm256_set1_epi32(-1)); }
-static inline xs_vi xs_vturn(xs_vi v, xs_vi idx) { return _mm256_permutevar8x32_epi32(v, idx); }
-/* a's lanes in m, b's elsewhere */
-static inline xs_vi xs_vpick(xs_vlanes m, xs_vi a, xs_vi b) { return _mm256_blendv_epi8(b, a, m); }
+/* The carry kept of a vector: the vector turned (lane j holds lane
+ * turn[j] mod 8), so that its last lanes are already where a slot wants
+ * them; the join of the carry (in ``low``) and vector v turned (elsewhere). */
+static inline xs_vi xs_vkeep(xs_vi v, xs_vi turn) { return _mm256_permutevar8x32_epi32(v, turn); }
+static inline xs_vi xs_vjoin(xs_vi carry, xs_vi v, xs_vi turn, xs_vlanes low) {
+    return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(v, turn), carry, low);
+}
 static inline void xs_vstore_lanes(void *p, xs_vlanes m, xs_vi v) { _mm256_maskstore_epi32((int *)p, m, v); }
 static inline void xs_vstore_nt(void *p, xs_vi v) { _mm256_stream_si256((__m256i *)p, v); }
 #include "kernels_store.h"

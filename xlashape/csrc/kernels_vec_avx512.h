@@ -90,9 +90,17 @@ static inline void xs_vstore(int64_t *p, xs_vi v) { _mm512_storeu_si512((void *)
 typedef __mmask16 xs_vlanes;  /* a bit per 32-bit lane */
 static inline xs_vlanes xs_vlanes_below(int n) { return (xs_vlanes)((1u << n) - 1); }
 static inline xs_vlanes xs_vlanes_not(xs_vlanes m) { return (xs_vlanes)~m; }
-static inline xs_vi xs_vturn(xs_vi v, xs_vi idx) { return _mm512_permutexvar_epi32(idx, v); }
-/* a's lanes in m, b's elsewhere */
-static inline xs_vi xs_vpick(xs_vlanes m, xs_vi a, xs_vi b) { return _mm512_mask_blend_epi32(m, b, a); }
+/* The carry kept of a vector: the vector itself; the join of the carry
+ * and vector v: lane j is lane turn[j] of the 32 of (carry, v), in one
+ * two-vector permute. */
+static inline xs_vi xs_vkeep(xs_vi v, xs_vi turn) {
+    (void)turn;
+    return v;
+}
+static inline xs_vi xs_vjoin(xs_vi carry, xs_vi v, xs_vi turn, xs_vlanes low) {
+    (void)low;
+    return _mm512_permutex2var_epi32(carry, turn, v);
+}
 static inline void xs_vstore_lanes(void *p, xs_vlanes m, xs_vi v) { _mm512_mask_storeu_epi32(p, m, v); }
 static inline void xs_vstore_nt(void *p, xs_vi v) { _mm512_stream_si512(p, v); }
 #include "kernels_store.h"
