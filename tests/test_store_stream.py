@@ -186,3 +186,30 @@ def test_results_into_pages_not_yet_touched(level, threshold):
     np.testing.assert_array_equal(xs.unravel(offsets, shape, out=np.empty(rows.shape, np.int64)), rows)
     np.testing.assert_array_equal(xs.ravel(rows, shape, out=np.empty(len(rows), np.int64)), offsets)
     np.testing.assert_array_equal(xs.unravel(offsets, shape), rows)
+
+
+TILED = [
+    xs.ShapeUtil.parse_shape_string("f32[61,300]{1,0:T(8,128)}"),
+    xs.ShapeUtil.parse_shape_string("bf16[5,7,33,260]{3,2,1,0:T(8,128)(2,1)}"),
+]
+
+
+def in_small_calls(convert, values, shape):
+    """``convert`` by calls of 1,000 rows, each under 1 MiB: plain stores,
+    which the tiled tests check against the reference."""
+    return np.concatenate([convert(values[i:i + 1_000], shape) for i in range(0, len(values), 1_000)])
+
+
+@pytest.mark.parametrize("shape", TILED, ids=str)
+def test_tiled_results_past_1_mib(level, threshold, shape):
+    # Tiled kernels store plainly at every size (staging their rows through
+    # a block on the stack and the store stream measured slower): every
+    # out= alignment, threads and clip blocks.
+    rows = rows_of(shape, 50_003, np.int64)
+    offsets = in_small_calls(xs.ravel, rows, shape)
+    for start in (0, 8, 16, 56):
+        out = buffer_at((len(rows),), np.int64, start)
+        np.testing.assert_array_equal(xs.ravel(rows, shape, out=out, threads=1), offsets)
+        out = buffer_at(rows.shape, np.int64, start)
+        np.testing.assert_array_equal(xs.unravel(offsets, shape, out=out, threads=1), rows)
+    np.testing.assert_array_equal(xs.ravel(rows, shape, mode="clip", threads=2), offsets)
