@@ -110,14 +110,18 @@ def test_blocks_of_a_mode_each_stream_on_their_own(level, threshold, mode):
     # Under clip and wrap the kernel runs block by block, each block a
     # stream that starts mid-array; a block with an index out of range is
     # redone after its stream ended.
+    # Blocks end where the results reach a 64-byte line, wherever out=
+    # starts.
     shape = SHAPES[0]
     rows = rows_of(shape, 30_011, np.int64)
     rows[20_000] = [40, -1, 9, 3]
     dims = np.array(shape.dimensions)
-    fixed = np.clip(rows, 0, dims - 1) if mode == "clip" else rows % dims
-    out = buffer_at((len(rows),), np.int64, 16)
-    xs.ravel(rows, shape, out=out, mode=mode, threads=1)
-    np.testing.assert_array_equal(out, numpy_ravel(shape, fixed))
+    expected = numpy_ravel(shape, np.clip(rows, 0, dims - 1) if mode == "clip" else rows % dims)
+    for out_dtype in (np.int64, np.int32):
+        for start in (0, 4, 16, 56):
+            out = buffer_at((len(rows),), out_dtype, start)
+            xs.ravel(rows, shape, out=out, mode=mode, threads=1)
+            np.testing.assert_array_equal(out, expected, err_msg=f"out= at {start} mod 64")
 
 
 def test_stream_bytes_is_set_and_reported():

@@ -29,14 +29,15 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
 #define XS_BLOCK 256
 
 /* The ravel loops over C-contiguous rows ask for the input XS_PREFETCH_AHEAD
- * bytes ahead when a call reads at least XS_PREFETCH_FROM bytes (past a
- * core's L2, so that the rows come from L3 or memory): one row stream
- * crosses 4 KiB pages, where the hardware prefetcher stops, four times as
- * often as one of four column streams. On an AMD EPYC (Zen 3, avx2), rank 4,
- * one thread, same-process A/B: 1.24-1.33x at N = 10^6 and 1.12-1.18x at
- * 10^7, int64 and int32; within the noise at 10^5 (in L3); off at 10^4. */
+ * bytes ahead in calls that store other than plainly (that move at least
+ * 1 MiB: past a core's L2, so that the rows come from L3 or memory),
+ * whether the call runs whole or by blocks (as under 'clip'): one row
+ * stream crosses 4 KiB pages, where the hardware prefetcher stops, four
+ * times as often as one of four column streams. On an AMD EPYC (Zen 3,
+ * avx2), rank 4, one thread, same-process A/B: 1.24-1.33x at N = 10^6 and
+ * 1.12-1.18x at 10^7, int64 and int32; within the noise at 10^5 (in L3);
+ * off at 10^4. */
 #define XS_PREFETCH_AHEAD 2048
-#define XS_PREFETCH_FROM ((ptrdiff_t)1 << 20)
 
 /* The vector levels' unravel divides an offset 0 <= n < 2**50 by a width
  * w >= 1 in doubles, with no correction step: q = floor(fma(n, rw, rw / 2))

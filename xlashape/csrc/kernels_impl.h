@@ -63,7 +63,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
     xs_vravel_init(&t, R, p->extent, p->stride);
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
-    const int prefetch = (stop - start) * R * (ptrdiff_t)sizeof(XS_T) >= XS_PREFETCH_FROM;
+    const int prefetch = store != XS_STORE_PLAIN;  /* kernels_common.h */
     xs_vstream s;
     xs_vstream_begin(&s, out + start, store);
     for (ptrdiff_t i = start; i < vstop; i += XS_VL) {

@@ -18,8 +18,9 @@
  *   threads may write neighbouring ranges.
  * - XS_STORE_STREAM: aligned slots written by non-temporal stores, which
  *   skip reading each line before writing it, for results too large to
- *   stay in cache; xs_vstream_end fences them, so that they are visible
- *   before the kernel returns.
+ *   stay in cache. The driver fences them once a chunk is done
+ *   (dispatch.c, fenced_chunk), not each stream: a kernel run by blocks
+ *   (under 'clip' and 'wrap') ends a stream per block.
  *
  * Included by kernels_vec_<level>.h after the level's operations:
  * XS_VBYTES (a vector's bytes), xs_vlanes (a set of 32-bit lanes),
@@ -98,13 +99,12 @@ static XS_ALWAYS_INLINE void xs_vstream_put_block(xs_vstream *s, const void *ite
     }
 }
 
-/* Write what is still held (the tail's lanes below lag) and fence
- * non-temporal stores. Call before anything else writes past the stream's
- * last vector, and before the kernel returns. */
+/* Write what is still held (the tail's lanes below lag). Call before
+ * anything else writes past the stream's last vector, and before the
+ * kernel returns. */
 static XS_ALWAYS_INLINE void xs_vstream_end(xs_vstream *s) {
     if (s->lag > 0 && s->started)
         xs_vstore_lanes(s->slot, s->low, xs_vjoin(s->carry, s->carry, s->turn, s->low));
-    if (s->stream) _mm_sfence();
     s->started = 0;
 }
 

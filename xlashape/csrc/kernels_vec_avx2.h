@@ -285,7 +285,7 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     /* sum element 4k + m holds row 2m + k of the 8 */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256i over = _mm256_setzero_si256();
-    const int prefetch = (stop - i) * 16 >= XS_PREFETCH_FROM;
+    const int prefetch = store != XS_STORE_PLAIN;  /* kernels_common.h */
     xs_vstream s;
     xs_vstream_begin(&s, out + i, store);
     for (; i + 8 <= stop; i += 8) {
