@@ -401,8 +401,11 @@ static ptrdiff_t fenced_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) 
     return bad;
 }
 
+/* ``timed``: the call's time may feed the split figures (not that of a
+ * call into fresh memory, which times the page faults more than the
+ * kernels: one such call would keep later ones from splitting). */
 static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads,
-                     int direction) {
+                     int direction, int timed) {
     fenced_job fenced = {fn, job};
     const void *arg = job;
     if (job->store == XS_STORE_STREAM) {
@@ -419,7 +422,7 @@ static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads
     const int workers = xs_pool_workers();
     uint64_t t0 = xs_now_ns();
     ptrdiff_t bad = split ? xs_pool_run(fn, arg, n, threads, chunk) : fn(arg, 0, n);
-    if (xs_pool_workers() == workers)  /* a call that started threads times that too */
+    if (timed && xs_pool_workers() == workers)  /* a call that started threads times that too */
         update(split ? &ns_split[direction] : &ns_alone[direction], t0, n);
     return bad;
 }
@@ -464,8 +467,12 @@ static int resident(const char *const *at, int count) {
 
 /* How a call that moves ``bytes`` stores its results, whose first, middle
  * and last items are at ``at``. */
-static int store_mode(double bytes, const char *const *at) {
-    if (bytes >= stream_from && resident(at, 3)) return XS_STORE_STREAM;
+static int store_mode(double bytes, const char *const *at, int *fresh) {
+    *fresh = 0;
+    if (bytes >= stream_from) {
+        if (resident(at, 3)) return XS_STORE_STREAM;
+        *fresh = 1;
+    }
     return bytes >= XS_ALIGN_FROM ? XS_STORE_ALIGNED : XS_STORE_PLAIN;
 }
 
@@ -486,8 +493,9 @@ ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
     const ptrdiff_t item = job->out32 ? 4 : 8;
     const char *at[3] = {(const char *)job->out, (const char *)job->out + n / 2 * item,
                          (const char *)job->out + (n - 1) * item};
-    call.store = n > 0 ? store_mode((double)n * ravel_row_bytes(job), at) : XS_STORE_PLAIN;
-    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, &call, n, threads, 0);
+    int fresh = 0;
+    call.store = n > 0 ? store_mode((double)n * ravel_row_bytes(job), at, &fresh) : XS_STORE_PLAIN;
+    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, &call, n, threads, 0, !fresh);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
@@ -496,6 +504,7 @@ ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
     const ptrdiff_t last = (job->plan->rank - 1) * job->out_step1;
     const char *at[3] = {job->rows_out, job->rows_out + n / 2 * job->out_step0 + last,
                          job->rows_out + (n - 1) * job->out_step0 + last};
-    call.store = n > 0 ? store_mode((double)n * unravel_row_bytes(job), at) : XS_STORE_PLAIN;
-    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, &call, n, threads, 1);
+    int fresh = 0;
+    call.store = n > 0 ? store_mode((double)n * unravel_row_bytes(job), at, &fresh) : XS_STORE_PLAIN;
+    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, &call, n, threads, 1, !fresh);
 }
