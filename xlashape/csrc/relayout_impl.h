@@ -1,13 +1,17 @@
 /* The relayout kernels of one CPU level, as static inline functions over a
  * compile-time element size. Included once by each level's file, after its
- * target pragma, with XS_RELAYOUT_VEC set to 0 (plain C, any CPU) or 1
- * (x86 with AVX2: in-register transposes and interleaves). That file
+ * target pragma, with XS_RELAYOUT_VEC set to 0 (plain C, any CPU), 1
+ * (x86 with AVX2: in-register transposes and interleaves) or 2 (AVX-512:
+ * the 4- and 8-byte transposes a whole 64-byte line a row). That file
  * defines XS_RELAYOUT_KERNELS, the name of the level's kernel struct.
  *
  * Transposes are blocked twice: XS_T_BLOCK x XS_T_BLOCK elements (at most
  * 128 KiB a side, so both sides stay in L2), and within that in strips of
- * micro-blocks (8x8 of 4- and 2-byte elements, 4x4 of 8-byte ones), whose
- * source lines stay in L1 from one strip to the next. A transpose where
+ * micro-blocks (8x8 of 4- and 2-byte elements, 4x4 of 8-byte ones; at
+ * AVX-512 32x32 of 2-byte, 16x16 of 4-byte and 8x8 of 8-byte ones, whose
+ * rows are whole cache lines, written by non-temporal stores where the
+ * move streams),
+ * whose source lines stay in L1 from one strip to the next. A transpose where
  * one side has 2 or 4 elements of at most 8 bytes together (the (2,1) and
  * (4,1) tiles) is an interleave of rows, or its inverse. */
 #include <string.h>
@@ -101,6 +105,113 @@ static inline void xs_t8x8_2(const char *src, int64_t ssi, char *dst, int64_t ds
         _mm_storeu_si128((__m128i *)(dst + (2 * k + 1) * dsj), _mm_unpackhi_epi64(b[k], b[k + 4]));
     }
 }
+
+#if XS_RELAYOUT_VEC >= 2
+/* The 32x32 micro-block of 2-byte elements asks for its rows' source
+ * lines two micro-blocks along (the strips after the next), which the
+ * hardware prefetcher, following 32 rows at once, does not fetch in time.
+ * On an Intel Xeon (avx512), bf16[4096,8192]{0,1} to_linear: 0.31 of the
+ * copy without, 0.40 one line ahead, 0.45 two lines, 0.44 four. The
+ * 16x16 and 8x8 blocks lost with it (f32 0.66 -> 0.45, f64 0.80 ->
+ * 0.47-0.59), so only this one prefetches. */
+#define XS_T_PREFETCH 128
+
+/* One 64-byte row of a micro-block: non-temporal where ``stream`` (dst then
+ * 64-byte aligned). */
+static inline void xs_store64(char *dst, __m512i v, const int stream) {
+    if (stream)
+        _mm512_stream_si512((void *)dst, v);
+    else
+        _mm512_storeu_si512((void *)dst, v);
+}
+
+/* 16x16 of 4-byte elements: pairs of rows unpacked by 4 and by 8 bytes,
+ * which leaves column 4L + c of rows 4k..4k+3 in 128-bit lane L of u[4k +
+ * c]; then two rounds of 128-bit lane shuffles gather each column's four
+ * lanes. 64 shuffles for 16 rows. */
+static inline void xs_t16x16_4(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                               const int stream) {
+    __m512i r[16], t[16], u[16];
+    for (int k = 0; k < 16; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 8; k++) {
+        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 4; k++) {
+        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
+        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
+    }
+    for (int c = 0; c < 4; c++) {
+        __m512i x0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44);
+        __m512i x1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
+        __m512i y0 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
+        __m512i y1 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
+        xs_store64(dst + c * dsj, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
+        xs_store64(dst + (4 + c) * dsj, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
+        xs_store64(dst + (8 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
+        xs_store64(dst + (12 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
+    }
+}
+
+/* 32x32 of 2-byte elements: rows unpacked by 2, 4 and 8 bytes, which
+ * leaves column 8L + c of rows 8m..8m+7 in 128-bit lane L of w[8m + c];
+ * then the two rounds of lane shuffles of xs_t16x16_4. 160 shuffles for
+ * 32 rows. */
+static inline void xs_t32x32_2(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                               const int stream) {
+    __m512i r[32], t[32], v[32], w[32];
+    for (int k = 0; k < 32; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 32; k++) _mm_prefetch(src + k * ssi + XS_T_PREFETCH, _MM_HINT_T0);
+    for (int k = 0; k < 16; k++) {
+        t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 8; k++)
+        for (int a = 0; a < 2; a++) {
+            v[4 * k + 2 * a] = _mm512_unpacklo_epi32(t[4 * k + a], t[4 * k + 2 + a]);
+            v[4 * k + 2 * a + 1] = _mm512_unpackhi_epi32(t[4 * k + a], t[4 * k + 2 + a]);
+        }
+    for (int m = 0; m < 4; m++)
+        for (int b = 0; b < 4; b++) {
+            w[8 * m + 2 * b] = _mm512_unpacklo_epi64(v[8 * m + b], v[8 * m + 4 + b]);
+            w[8 * m + 2 * b + 1] = _mm512_unpackhi_epi64(v[8 * m + b], v[8 * m + 4 + b]);
+        }
+    for (int c = 0; c < 8; c++) {
+        __m512i x0 = _mm512_shuffle_i32x4(w[c], w[8 + c], 0x44);
+        __m512i x1 = _mm512_shuffle_i32x4(w[c], w[8 + c], 0xEE);
+        __m512i y0 = _mm512_shuffle_i32x4(w[16 + c], w[24 + c], 0x44);
+        __m512i y1 = _mm512_shuffle_i32x4(w[16 + c], w[24 + c], 0xEE);
+        xs_store64(dst + c * dsj, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
+        xs_store64(dst + (8 + c) * dsj, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
+        xs_store64(dst + (16 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
+        xs_store64(dst + (24 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
+    }
+}
+
+/* 8x8 of 8-byte elements: pairs of rows unpacked, then two rounds of
+ * 128-bit lane shuffles, as above. 24 shuffles for 8 rows. */
+static inline void xs_t8x8_8(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                             const int stream) {
+    __m512i r[8], t[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi64(r[2 * k], r[2 * k + 1]);
+    }
+    for (int c = 0; c < 2; c++) {
+        __m512i x0 = _mm512_shuffle_i64x2(t[c], t[2 + c], 0x44);
+        __m512i x1 = _mm512_shuffle_i64x2(t[c], t[2 + c], 0xEE);
+        __m512i y0 = _mm512_shuffle_i64x2(t[4 + c], t[6 + c], 0x44);
+        __m512i y1 = _mm512_shuffle_i64x2(t[4 + c], t[6 + c], 0xEE);
+        xs_store64(dst + c * dsj, _mm512_shuffle_i64x2(x0, y0, 0x88), stream);
+        xs_store64(dst + (2 + c) * dsj, _mm512_shuffle_i64x2(x0, y0, 0xDD), stream);
+        xs_store64(dst + (4 + c) * dsj, _mm512_shuffle_i64x2(x1, y1, 0x88), stream);
+        xs_store64(dst + (6 + c) * dsj, _mm512_shuffle_i64x2(x1, y1, 0xDD), stream);
+    }
+}
+#endif
 
 /* Interleave and its inverse, on 16-byte vectors, by units of ``unit`` bytes. */
 static inline __m128i xs_unpack_lo(__m128i a, __m128i b, const int unit) {
@@ -220,7 +331,9 @@ static inline int64_t xs_deinterleave(const char *src, char *dst, int64_t dsj, i
 
 /* The micro-block of ``size``-byte elements: its side (0: none). */
 static inline int xs_micro(const int size) {
-#if XS_RELAYOUT_VEC
+#if XS_RELAYOUT_VEC >= 2
+    return size == 4 ? 16 : size == 8 ? 8 : size == 2 ? 32 : 0;
+#elif XS_RELAYOUT_VEC
     return size == 4 ? 8 : size == 8 ? 4 : size == 2 ? 8 : 0;
 #else
     return size >= 2 ? 8 : 0;
@@ -228,19 +341,28 @@ static inline int xs_micro(const int size) {
 }
 
 static inline void xs_micro_block(const char *src, int64_t ssi, char *dst, int64_t dsj,
-                                  const int size) {
-#if XS_RELAYOUT_VEC
+                                  const int size, const int stream) {
+#if XS_RELAYOUT_VEC >= 2
+    if (size == 4) xs_t16x16_4(src, ssi, dst, dsj, stream);
+    else if (size == 8) xs_t8x8_8(src, ssi, dst, dsj, stream);
+    else xs_t32x32_2(src, ssi, dst, dsj, stream);
+#elif XS_RELAYOUT_VEC
+    (void)stream;
     if (size == 4) xs_t8x8_4(src, ssi, dst, dsj);
     else if (size == 8) xs_t4x4_8(src, ssi, dst, dsj);
     else xs_t8x8_2(src, ssi, dst, dsj);
 #else
+    (void)stream;
     xs_transpose_scalar(src, dst, 8, 8, ssi, dsj, size);
 #endif
 }
 
-/* One L2 block: strips of micro-blocks along i, a strip per micro-row of j. */
+/* One L2 block: strips of micro-blocks along i, a strip per micro-row of j;
+ * ``stream``: the micro-blocks' whole-line rows may be non-temporal (the
+ * level checks their alignment). */
 static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, int64_t ni,
-                                      int64_t ssi, int64_t dsj, const int size) {
+                                      int64_t ssi, int64_t dsj, const int size,
+                                      const int stream) {
     const int m = xs_micro(size);
     if (m == 0) {
         xs_transpose_scalar(src, dst, nj, ni, ssi, dsj, size);
@@ -250,7 +372,8 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
     for (; j + m <= nj; j += m) {
         int64_t i = 0;
         for (; i + m <= ni; i += m)
-            xs_micro_block(src + i * ssi + j * size, ssi, dst + j * dsj + i * size, dsj, size);
+            xs_micro_block(src + i * ssi + j * size, ssi, dst + j * dsj + i * size, dsj, size,
+                           stream);
         xs_transpose_scalar(src + i * ssi + j * size, dst + j * dsj + i * size, m, ni - i, ssi,
                             dsj, size);
     }
@@ -282,15 +405,16 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
         return;
     }
-#else
-    (void)stream;
 #endif
+    /* whole-line micro-block rows, streamed: dst and its rows 64-byte aligned */
+    const int lines = stream && XS_RELAYOUT_VEC >= 2 && size >= 2 && size <= 8 &&
+                      (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0;
     for (int64_t j = 0; j < nj; j += XS_T_BLOCK) {
         int64_t bj = nj - j < XS_T_BLOCK ? nj - j : XS_T_BLOCK;
         for (int64_t i = 0; i < ni; i += XS_T_BLOCK) {
             int64_t bi = ni - i < XS_T_BLOCK ? ni - i : XS_T_BLOCK;
             xs_transpose_block(src + i * ssi + j * size, dst + j * dsj + i * size, bj, bi, ssi,
-                               dsj, size);
+                               dsj, size, lines);
         }
     }
 }
