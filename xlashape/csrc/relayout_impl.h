@@ -125,10 +125,24 @@ static inline void xs_store64(char *dst, __m512i v, const int stream) {
         _mm512_storeu_si512((void *)dst, v);
 }
 
+/* The last rounds of every whole-line transpose below: a, b, c and d hold
+ * the four quarters (by source row, in order) of four output rows, those
+ * of row L in their 128-bit lane L; four pairs of lane shuffles gather
+ * each row, stored at dst + L * step. */
+static inline void xs_lanes_out(__m512i a, __m512i b, __m512i c, __m512i d, char *dst,
+                                int64_t step, const int stream) {
+    __m512i x0 = _mm512_shuffle_i32x4(a, b, 0x44), x1 = _mm512_shuffle_i32x4(a, b, 0xEE);
+    __m512i y0 = _mm512_shuffle_i32x4(c, d, 0x44), y1 = _mm512_shuffle_i32x4(c, d, 0xEE);
+    xs_store64(dst, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
+    xs_store64(dst + step, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
+    xs_store64(dst + 2 * step, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
+    xs_store64(dst + 3 * step, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
+}
+
 /* 16x16 of 4-byte elements: pairs of rows unpacked by 4 and by 8 bytes,
  * which leaves column 4L + c of rows 4k..4k+3 in 128-bit lane L of u[4k +
- * c]; then two rounds of 128-bit lane shuffles gather each column's four
- * lanes. 64 shuffles for 16 rows. */
+ * c]; then xs_lanes_out gathers each column's four lanes. 64 shuffles
+ * for 16 rows. */
 static inline void xs_t16x16_4(const char *src, int64_t ssi, char *dst, int64_t dsj,
                                const int stream) {
     __m512i r[16], t[16], u[16];
@@ -143,22 +157,13 @@ static inline void xs_t16x16_4(const char *src, int64_t ssi, char *dst, int64_t 
         u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
         u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
     }
-    for (int c = 0; c < 4; c++) {
-        __m512i x0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44);
-        __m512i x1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
-        __m512i y0 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
-        __m512i y1 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
-        xs_store64(dst + c * dsj, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
-        xs_store64(dst + (4 + c) * dsj, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
-        xs_store64(dst + (8 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
-        xs_store64(dst + (12 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
-    }
+    for (int c = 0; c < 4; c++)
+        xs_lanes_out(u[c], u[4 + c], u[8 + c], u[12 + c], dst + c * dsj, 4 * dsj, stream);
 }
 
 /* 32x32 of 2-byte elements: rows unpacked by 2, 4 and 8 bytes, which
  * leaves column 8L + c of rows 8m..8m+7 in 128-bit lane L of w[8m + c];
- * then the two rounds of lane shuffles of xs_t16x16_4. 160 shuffles for
- * 32 rows. */
+ * then xs_lanes_out. 160 shuffles for 32 rows. */
 static inline void xs_t32x32_2(const char *src, int64_t ssi, char *dst, int64_t dsj,
                                const int stream) {
     __m512i r[32], t[32], v[32], w[32];
@@ -178,20 +183,12 @@ static inline void xs_t32x32_2(const char *src, int64_t ssi, char *dst, int64_t 
             w[8 * m + 2 * b] = _mm512_unpacklo_epi64(v[8 * m + b], v[8 * m + 4 + b]);
             w[8 * m + 2 * b + 1] = _mm512_unpackhi_epi64(v[8 * m + b], v[8 * m + 4 + b]);
         }
-    for (int c = 0; c < 8; c++) {
-        __m512i x0 = _mm512_shuffle_i32x4(w[c], w[8 + c], 0x44);
-        __m512i x1 = _mm512_shuffle_i32x4(w[c], w[8 + c], 0xEE);
-        __m512i y0 = _mm512_shuffle_i32x4(w[16 + c], w[24 + c], 0x44);
-        __m512i y1 = _mm512_shuffle_i32x4(w[16 + c], w[24 + c], 0xEE);
-        xs_store64(dst + c * dsj, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
-        xs_store64(dst + (8 + c) * dsj, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
-        xs_store64(dst + (16 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
-        xs_store64(dst + (24 + c) * dsj, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
-    }
+    for (int c = 0; c < 8; c++)
+        xs_lanes_out(w[c], w[8 + c], w[16 + c], w[24 + c], dst + c * dsj, 8 * dsj, stream);
 }
 
-/* 8x8 of 8-byte elements: pairs of rows unpacked, then two rounds of
- * 128-bit lane shuffles, as above. 24 shuffles for 8 rows. */
+/* 8x8 of 8-byte elements: pairs of rows unpacked, then xs_lanes_out. 24
+ * shuffles for 8 rows. */
 static inline void xs_t8x8_8(const char *src, int64_t ssi, char *dst, int64_t dsj,
                              const int stream) {
     __m512i r[8], t[8];
@@ -200,16 +197,8 @@ static inline void xs_t8x8_8(const char *src, int64_t ssi, char *dst, int64_t ds
         t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
         t[2 * k + 1] = _mm512_unpackhi_epi64(r[2 * k], r[2 * k + 1]);
     }
-    for (int c = 0; c < 2; c++) {
-        __m512i x0 = _mm512_shuffle_i64x2(t[c], t[2 + c], 0x44);
-        __m512i x1 = _mm512_shuffle_i64x2(t[c], t[2 + c], 0xEE);
-        __m512i y0 = _mm512_shuffle_i64x2(t[4 + c], t[6 + c], 0x44);
-        __m512i y1 = _mm512_shuffle_i64x2(t[4 + c], t[6 + c], 0xEE);
-        xs_store64(dst + c * dsj, _mm512_shuffle_i64x2(x0, y0, 0x88), stream);
-        xs_store64(dst + (2 + c) * dsj, _mm512_shuffle_i64x2(x0, y0, 0xDD), stream);
-        xs_store64(dst + (4 + c) * dsj, _mm512_shuffle_i64x2(x1, y1, 0x88), stream);
-        xs_store64(dst + (6 + c) * dsj, _mm512_shuffle_i64x2(x1, y1, 0xDD), stream);
-    }
+    for (int c = 0; c < 2; c++)
+        xs_lanes_out(t[c], t[2 + c], t[4 + c], t[6 + c], dst + c * dsj, 2 * dsj, stream);
 }
 #endif
 
