@@ -56,12 +56,17 @@ def parse_cpuinfo(text: str, key: str) -> str | None:
     return None
 
 
-def _cpuinfo() -> str:
+def _read_text(path: str) -> str:
+    """A text file's contents, or "" where it cannot be read."""
     try:
-        with open("/proc/cpuinfo") as f:
+        with open(path) as f:
             return f.read()
     except OSError:
         return ""
+
+
+def _cpuinfo() -> str:
+    return _read_text("/proc/cpuinfo")
 
 
 def cpu_model() -> str:
@@ -132,20 +137,13 @@ def mapped_loaders(maps: str) -> list[str]:
     return [p for p in dict.fromkeys(paths) if re.fullmatch(r".*/ld(-linux[-\w]*|64)?\.so\.\d+", p)]
 
 
-def _own_maps() -> str:
-    try:
-        with open("/proc/self/maps") as f:
-            return f.read()
-    except OSError:
-        return ""
-
-
 def loader_candidates() -> Iterator[str]:
     """Paths that may be glibc's dynamic loader, best first, each once:
     the one Python's executable names, those mapped into this process,
     then the usual places."""
     seen = set()
-    for path in [interpreter_of(sys.executable), *mapped_loaders(_own_maps()), *COMMON_LOADERS]:
+    mapped = mapped_loaders(_read_text("/proc/self/maps"))
+    for path in [interpreter_of(sys.executable), *mapped, *COMMON_LOADERS]:
         if path and path not in seen and os.path.isfile(path):
             seen.add(path)
             yield path
