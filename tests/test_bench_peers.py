@@ -35,36 +35,29 @@ def _numpy_unravel(case: bench.Case, offsets: np.ndarray) -> np.ndarray:
     return np.stack([columns[order.index(d)] for d in range(case.rank)], axis=1)
 
 
-@pytest.mark.parametrize("checked", [True, False], ids=["checked", "unchecked"])
-@pytest.mark.parametrize("rank", RANKS)
-@pytest.mark.parametrize("layout", LAYOUTS)
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_numba_ravel_matches_numpy_and_xlashape(dtype, layout, rank, checked):
-    case = bench.Case("ravel", 1000, rank=rank, dtype=dtype, layout=layout)
-    data = bench.make_case_data(case, seed=rank)
-    data["ravel_out"][:] = -1
-    call = numba_call(case, data, checked=checked)
-    assert call is not None
-    result = call()
-    assert result is data["ravel_out"]
-    np.testing.assert_array_equal(result, _numpy_ravel(case, data["rows"]))
-    np.testing.assert_array_equal(result, convert.ravel(data["rows"], case.shape))
+# Each direction: its output buffer, its input, NumPy's form and xlashape's.
+DIRECTIONS = {
+    "ravel": ("ravel_out", "rows", _numpy_ravel, convert.ravel),
+    "unravel": ("unravel_out", "offsets", _numpy_unravel, convert.unravel),
+}
 
 
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "unchecked"])
 @pytest.mark.parametrize("rank", RANKS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_numba_unravel_matches_numpy_and_xlashape(dtype, layout, rank, checked):
-    case = bench.Case("unravel", 1000, rank=rank, dtype=dtype, layout=layout)
+@pytest.mark.parametrize("op", DIRECTIONS)
+def test_numba_loops_match_numpy_and_xlashape(op, dtype, layout, rank, checked):
+    out, given, numpy_form, xlashape_form = DIRECTIONS[op]
+    case = bench.Case(op, 1000, rank=rank, dtype=dtype, layout=layout)
     data = bench.make_case_data(case, seed=rank)
-    data["unravel_out"][:] = -1
+    data[out][:] = -1
     call = numba_call(case, data, checked=checked)
     assert call is not None
     result = call()
-    assert result is data["unravel_out"]
-    np.testing.assert_array_equal(result, _numpy_unravel(case, data["offsets"]))
-    np.testing.assert_array_equal(result, convert.unravel(data["offsets"], case.shape))
+    assert result is data[out]
+    np.testing.assert_array_equal(result, numpy_form(case, data[given]))
+    np.testing.assert_array_equal(result, xlashape_form(data[given], case.shape))
 
 
 def test_the_unchecked_ravel_checks_nothing_where_the_checked_one_raises():
