@@ -107,12 +107,9 @@ def _cache_threshold(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) ->
 
 def _initial_stream_bytes() -> None:
     wanted = os.environ.get("XLASHAPE_STREAM_BYTES", "").strip()
-    if not wanted:
-        _batch.set_stream_bytes(_cache_threshold())
-        return
-    if not wanted.isdigit():
+    if wanted and not wanted.isdigit():
         raise ValueError(f"XLASHAPE_STREAM_BYTES must be a byte count (digits), got {wanted!r}")
-    _batch.set_stream_bytes(int(wanted))
+    set_stream_bytes(int(wanted) if wanted else None)
 
 
 def _initial_level() -> None:
