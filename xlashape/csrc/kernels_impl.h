@@ -89,17 +89,17 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_staged)(
     int64_t block[XS_STAGED_ROWS];
     const ptrdiff_t per_vector = XS_VBYTES / (ptrdiff_t)sizeof *block;
     uint64_t bad = 0;
-    ptrdiff_t left = 0;  /* items of the last block past its whole vectors */
+    ptrdiff_t n = 0;  /* the rows of the block in hand */
     xs_vstream s;
     xs_vstream_begin(&s, out + start, store);
-    for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_STAGED_ROWS) {
-        const ptrdiff_t n = stop - b0 < XS_STAGED_ROWS ? stop - b0 : XS_STAGED_ROWS;
+    for (ptrdiff_t b0 = start; b0 < stop; b0 += n) {
+        n = stop - b0 < XS_STAGED_ROWS ? stop - b0 : XS_STAGED_ROWS;
         bad |= XS_FN(xs_ravel_ranked)(p, rows + b0 * R, block, 0, n, R);
         xs_vstream_put_block(&s, block, n / per_vector);
-        left = n % per_vector;
     }
     xs_vstream_end(&s);
-    memcpy(out + stop - left, block + (stop - start - left) % XS_STAGED_ROWS, left * sizeof *block);
+    const ptrdiff_t left = n % per_vector;  /* the last block's items past its whole vectors */
+    memcpy(out + stop - left, block + n - left, (size_t)left * sizeof *block);
     return bad;
 }
 
