@@ -487,24 +487,28 @@ static double unravel_row_bytes(const xs_job *job) {
     return itemsize(job->linear_dtype) + (double)job->plan->rank * (job->out32 ? 4 : 8);
 }
 
+/* Run a call whose results' rows start at ``rows``, ``step`` bytes apart,
+ * each row reading and writing ``row_bytes``: how it stores them is set on
+ * its own copy of the job. */
+static ptrdiff_t start(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads,
+                       int direction, double row_bytes, const char *rows, ptrdiff_t step) {
+    xs_job call = *job;
+    const char *at[3] = {rows, rows + n / 2 * step, rows + (n - 1) * step};
+    int fresh = 0;
+    call.store = n > 0 ? store_mode((double)n * row_bytes, at, &fresh) : XS_STORE_PLAIN;
+    return run(fn, &call, n, threads, direction, !fresh);
+}
+
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    xs_job call = *job;
-    const ptrdiff_t item = job->out32 ? 4 : 8;
-    const char *at[3] = {(const char *)job->out, (const char *)job->out + n / 2 * item,
-                         (const char *)job->out + (n - 1) * item};
-    int fresh = 0;
-    call.store = n > 0 ? store_mode((double)n * ravel_row_bytes(job), at, &fresh) : XS_STORE_PLAIN;
-    return run(job->out32 ? ravel_chunk32 : ravel_chunk64, &call, n, threads, 0, !fresh);
+    return start(job->out32 ? ravel_chunk32 : ravel_chunk64, job, n, threads, 0,
+                 ravel_row_bytes(job), (const char *)job->out, job->out32 ? 4 : 8);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
     if (active_level < 0) xs_select_level(-1);
-    xs_job call = *job;
-    const ptrdiff_t last = (job->plan->rank - 1) * job->out_step1;
-    const char *at[3] = {job->rows_out, job->rows_out + n / 2 * job->out_step0 + last,
-                         job->rows_out + (n - 1) * job->out_step0 + last};
-    int fresh = 0;
-    call.store = n > 0 ? store_mode((double)n * unravel_row_bytes(job), at, &fresh) : XS_STORE_PLAIN;
-    return run(job->out32 ? unravel_chunk32 : unravel_chunk64, &call, n, threads, 1, !fresh);
+    /* a row's last item: where a row of a strided result ends */
+    const char *last = job->rows_out + (job->plan->rank - 1) * job->out_step1;
+    return start(job->out32 ? unravel_chunk32 : unravel_chunk64, job, n, threads, 1,
+                 unravel_row_bytes(job), last, job->out_step0);
 }
