@@ -67,9 +67,10 @@ def _last_flavour() -> str | None:
 AFRESH = _last_flavour() != FLAVOUR
 
 CSRC = "xlashape/csrc"
-KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", "kernels_baseline.c",
-           "kernels_avx2.c", "kernels_avx512.c", "result_cache.c", "tiled.c"]
-RELAYOUT = ["relayout.c", "relayout_baseline.c", "relayout_avx2.c", "relayout_avx512.c"]
+# One file per CPU level (csrc/levels.h lists them), and what they share.
+LEVELS = ["kernels_baseline.c", "kernels_avx2.c", "kernels_avx512.c"]
+KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", *LEVELS, "result_cache.c", "tiled.c",
+           "relayout.c"]
 SOURCES = {
     "_plan": [],
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],
@@ -77,7 +78,7 @@ SOURCES = {
     "_convert": [],
     "_tiled": [],
     "_drop_ins": [],
-    "_relayout": [f"{CSRC}/{name}" for name in RELAYOUT],
+    "_relayout": [],
     "_boxes": [],
 }
 

@@ -35,18 +35,37 @@ cdef extern from "pool.h" nogil:
     ctypedef Py_ssize_t (*xs_chunk_fn)(const void* arg, Py_ssize_t start, Py_ssize_t stop)
 
 
+# A relayout for the C mover (csrc/relayout.h), whose kernels are built
+# into this module with the index kernels of each CPU level.
+cdef extern from "relayout.h" nogil:
+    enum:
+        XS_MOVE_MAX_AXES
+    int64_t XS_STREAM_BYTES
+    ctypedef struct xs_relayout_job:
+        const char* src
+        char* dst
+        int size
+        int axes
+        const int64_t* src_step
+        const int64_t* dst_step
+        int boxes
+        const int64_t* start
+        const int64_t* count
+        int64_t stream_bytes
+
+
 cdef LayoutPlan plan_of(object shape)
 cdef int resolve_threads(object threads) except -1
 cdef int dtype_code(cnp.ndarray a) except -1
 cdef object new_result(tuple shape, object dtype)
 cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
 cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
-# The worker pool and the CPU level, for kernels built into other modules
-# (_relayout).
+# The worker pool, for kernels built into other modules (_boxes), and the
+# relayout mover, at the CPU level in use (_relayout).
 cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
                          Py_ssize_t min_chunk) noexcept nogil
 cdef double pool_wake_ns() noexcept nogil
-cdef int kernel_level() noexcept nogil
+cdef void run_relayout(const xs_relayout_job* job, int threads) noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads, object dtype=*)
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,

@@ -18,7 +18,7 @@ from libc.stdint cimport int64_t, uint8_t
 
 import numpy as np
 
-from xlashape._plan cimport LayoutPlan
+from xlashape._plan cimport XS_MAX_UNROLLED, LayoutPlan, xs_dtype_code
 from xlashape._tiled cimport TiledPlan, xs_tiled
 
 from xlashape import reference
@@ -40,6 +40,10 @@ cdef extern from "dispatch.h" nogil:
     void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
     void xs_set_stream_bytes(int64_t nbytes)
     int64_t xs_stream_bytes()
+
+
+cdef extern from "relayout.h" nogil:
+    void xs_relayout_run(const xs_relayout_job* job, int threads)
 
 
 cdef extern from "pool.h" nogil:
@@ -79,9 +83,9 @@ MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
 cdef dict _ONE_MODE = {name: bytes([code]) for name, code in MODES.items()}
 # The most threads one call uses; a larger ``threads`` runs on this many.
 MAX_THREADS = XS_POOL_MAX + 1
-# Columns kept on the stack; higher ranks allocate.
+# Columns kept on the stack: as many as the kernels unroll; higher ranks allocate.
 cdef enum:
-    STACK_RANK = 8
+    STACK_RANK = XS_MAX_UNROLLED
 
 
 # -- threads ----------------------------------------------------------------------
@@ -119,10 +123,6 @@ cdef int resolve_threads(object threads) except -1:
 LEVELS = tuple(xs_level_name(k).decode() for k in range(XS_NLEVELS))
 
 
-cdef int kernel_level() noexcept nogil:
-    return xs_level()
-
-
 cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
                          Py_ssize_t min_chunk) noexcept nogil:
     return xs_pool_run(fn, arg, n, threads, min_chunk)
@@ -130,6 +130,10 @@ cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int thre
 
 cdef double pool_wake_ns() noexcept nogil:
     return xs_pool_wake_ns()
+
+
+cdef void run_relayout(const xs_relayout_job* job, int threads) noexcept nogil:
+    xs_relayout_run(job, threads)
 
 
 def cpu_level():
@@ -488,10 +492,11 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
 
 
 cdef int dtype_code(cnp.ndarray a) except -1:
-    """The xs_dtype of an integer array (csrc/plan.h)."""
-    cdef int size = cnp.PyArray_ITEMSIZE(a)
-    cdef int code = 0 if size == 1 else 1 if size == 2 else 2 if size == 4 else 3
-    return code if cnp.PyArray_ISSIGNED(a) else code + 4
+    """The xs_dtype of an integer array (csrc/plan.h's list)."""
+    cdef int code = xs_dtype_code(<int> cnp.PyArray_ITEMSIZE(a), cnp.PyArray_ISSIGNED(a))
+    if code < 0:
+        raise TypeError(f"no kernel reads indices of dtype {a.dtype}")
+    return code
 
 
 cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):

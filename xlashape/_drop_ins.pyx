@@ -45,7 +45,7 @@ import numpy as np
 from xlashape._batch cimport (
     XS_CLIP, XS_WRAP, dtype_code, new_result, resolve_threads, run_ravel, run_unravel, xs_job,
 )
-from xlashape._plan cimport LayoutPlan, xs_unravel_value
+from xlashape._plan cimport XS_I64, LayoutPlan, xs_unravel_value
 
 cnp.import_array()
 
@@ -114,7 +114,6 @@ cdef enum:
     # Values of a tuple of lists the fast path copies onto the stack (more
     # take the general path, which makes arrays of them).
     SMALL_LIST_VALUES = 256
-    XS_I64 = 3  # csrc/plan.h's xs_dtype of int64
 
 cdef cnp.dtype _INTP = cnp.PyArray_DescrFromType(cnp.NPY_INTP)
 cdef object _INTEGER = np.integer

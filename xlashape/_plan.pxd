@@ -4,6 +4,10 @@ from libc.stdint cimport int64_t, uint64_t
 
 
 cdef extern from "plan.h" nogil:
+    enum:
+        XS_MAX_UNROLLED                 # the largest rank with kernels of its own
+        XS_I64                          # the int64 code of the dtype list
+    int xs_dtype_code(int size, int is_signed)
     ctypedef struct xs_divisor:
         uint64_t divisor
         uint64_t multiplier
@@ -23,7 +27,6 @@ cdef extern from "plan.h" nogil:
         xs_divisor* divisor
         double* reciprocal
 
-    int XS_MAX_UNROLLED
     uint64_t xs_ravel_row(const uint64_t* value, const uint64_t* extent,
                           const uint64_t* stride, int rank, uint64_t* bad)
     uint64_t xs_unravel_value(const xs_plan* p, uint64_t n, char* out, Py_ssize_t step)

@@ -87,11 +87,11 @@ cdef class LayoutPlan:
         cdef Py_ssize_t j, j0, m
         cdef int64_t v
         cdef uint64_t acc = 0, bad = 0
-        cdef uint64_t value[8]   # XS_MAX_UNROLLED: the row step takes 8 at a time
+        cdef uint64_t value[XS_MAX_UNROLLED]   # the row step takes so many at a time
         if len(idx) != self.rank:
             reference.check_length(idx, self.rank)
-        for j0 in range(0, self.rank, 8):
-            m = min(self.rank - j0, 8)
+        for j0 in range(0, self.rank, XS_MAX_UNROLLED):
+            m = min(self.rank - j0, XS_MAX_UNROLLED)
             for j in range(m):
                 item = idx[j0 + j]
                 try:

@@ -3,8 +3,8 @@
 A plan is a loop nest over axes common to two layouts, each with a step in
 the source and in the destination, and boxes (a start and a count per
 axis) to move; csrc/relayout.h says how they run. This module only hands
-the plan to C, with the GIL released, on the pool and at the CPU level of
-the index kernels (both owned by _batch). The plan is trusted: the caller
+the plan to _batch's C mover (built with the index kernels of each CPU
+level, on their pool), with the GIL released. The plan is trusted: the caller
 has checked that every box stays inside both buffers.
 """
 
@@ -12,36 +12,15 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t
 
 from xlashape._batch cimport (
-    kernel_level,
+    XS_MOVE_MAX_AXES,
+    XS_STREAM_BYTES,
     new_result,
-    pool_run,
-    pool_wake_ns,
     resolve_threads,
-    xs_chunk_fn,
+    run_relayout,
+    xs_relayout_job,
 )
 
 cnp.import_array()
-
-
-cdef extern from "relayout.h" nogil:
-    enum:
-        XS_MOVE_MAX_AXES
-    int64_t XS_STREAM_BYTES
-    ctypedef Py_ssize_t (*xs_pool_fn)(xs_chunk_fn fn, const void* arg, Py_ssize_t n,
-                                      int threads, Py_ssize_t min_chunk)
-    ctypedef struct xs_relayout_job:
-        const char* src
-        char* dst
-        int size
-        int axes
-        const int64_t* src_step
-        const int64_t* dst_step
-        int boxes
-        const int64_t* start
-        const int64_t* count
-        int64_t stream_bytes
-    void xs_relayout_run(const xs_relayout_job* job, int level, int threads, xs_pool_fn pool,
-                         double wake_ns)
 
 
 MAX_AXES = XS_MOVE_MAX_AXES
@@ -69,7 +48,6 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
     elements are the origins; steps in bytes; a fill has every source step 0)."""
     cdef xs_relayout_job job
     cdef int nthreads = resolve_threads(threads)
-    cdef int level = kernel_level()
     if not 0 <= src_step.shape[0] <= XS_MOVE_MAX_AXES:
         raise ValueError(f"a plan has at most {XS_MOVE_MAX_AXES} axes, got {src_step.shape[0]}")
     if size not in (1, 2, 4, 8):
@@ -91,4 +69,4 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
         job.start = &start[0, 0]
         job.count = &count[0, 0]
     with nogil:
-        xs_relayout_run(&job, level, nthreads, <xs_pool_fn> pool_run, pool_wake_ns())
+        run_relayout(&job, nthreads)

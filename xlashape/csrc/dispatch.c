@@ -14,143 +14,112 @@
 #endif
 
 #include "kernels_common.h"
+#include "kernels.h"
 #include "kernels_generic.h"
 #include "pool.h"
 #include "tiled.h"
 
-/* The kernels' last int (before unravel_rows32_fn's bad flag): how they
- * store their results (enum xs_store, from xs_job.store). */
-typedef uint64_t (*ravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
-                                  ptrdiff_t, int);
-typedef uint64_t (*unravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
-                                    ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
-
-typedef uint64_t (*ravel_cols_fn)(const xs_plan *, const char *const *, int64_t *, ptrdiff_t,
-                                  ptrdiff_t, int);
-typedef uint64_t (*ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *, ptrdiff_t,
-                                    ptrdiff_t, int, int);
-typedef ptrdiff_t (*unravel_rows32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
-                                       ptrdiff_t, int, uint64_t *);
-typedef uint64_t (*ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
-typedef void (*traffic_fn)(const int64_t *, ptrdiff_t, int64_t *, ptrdiff_t);
-
-#define XS_DECLARE_RAVEL(TN, T, LEVEL)                                                  \
-    uint64_t xs_ravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *, ptrdiff_t, \
-                                          ptrdiff_t, int);                              \
-    uint64_t xs_ravel_cols_##TN##_##LEVEL(const xs_plan *, const char *const *, int64_t *, \
-                                          ptrdiff_t, ptrdiff_t, int);                   \
-    uint64_t xs_ravel_cols32_##TN##_##LEVEL(const xs_plan *, const char *const *, uint32_t *, \
-                                            ptrdiff_t, ptrdiff_t, int, int);
-#define XS_DECLARE(TN, T, LEVEL)                                                        \
-    XS_DECLARE_RAVEL(TN, T, LEVEL)                                                      \
-    uint64_t xs_unravel_rows_##TN##_##LEVEL(const xs_plan *, const T *, int64_t *,      \
-                                            ptrdiff_t, ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
-XS_DECLARE_RAVEL(i8, int8_t, baseline)
-XS_DECLARE_RAVEL(i16, int16_t, baseline)
-XS_DECLARE(i32, int32_t, baseline)
-XS_DECLARE(i64, int64_t, baseline)
-XS_DECLARE_RAVEL(u8, uint8_t, baseline)
-XS_DECLARE_RAVEL(u16, uint16_t, baseline)
-XS_DECLARE(u32, uint32_t, baseline)
-XS_DECLARE(u64, uint64_t, baseline)
-#if XS_X86_DISPATCH
-XS_DECLARE(i32, int32_t, avx2)
-XS_DECLARE(i64, int64_t, avx2)
-XS_DECLARE(i32, int32_t, avx512)
-XS_DECLARE(i64, int64_t, avx512)
-ptrdiff_t xs_unravel_rows32_i32_avx2(const xs_plan *, const int32_t *, uint32_t *, ptrdiff_t,
-                                     ptrdiff_t, int, uint64_t *);
-ptrdiff_t xs_unravel_rows32_i64_avx2(const xs_plan *, const int64_t *, uint32_t *, ptrdiff_t,
-                                     ptrdiff_t, int, uint64_t *);
+/* The level in use: its struct of kernels, the baseline's filling the
+ * index dtypes it leaves NULL (kernels.h). Picked once at import, and again
+ * only by xlashape.cpu.set_cpu_level; read once per call. */
+static xs_kernels levels[XS_NLEVELS];
+static const xs_kernels *active = NULL;
+#if defined(__GNUC__) || defined(__clang__)
+#define XS_PUBLISH(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define XS_READ(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#else  /* an aligned pointer is read and written whole; MSVC's volatile orders it */
+#define XS_PUBLISH(p, v) (*(const xs_kernels *volatile *)(p) = (v))
+#define XS_READ(p) (*(const xs_kernels *volatile *)(p))
 #endif
 
-typedef struct {
-    ravel_rows_fn ravel[XS_NDTYPES];
-    ravel_cols_fn ravel_cols[XS_NDTYPES];
-    ravel_cols32_fn ravel_cols32[XS_NDTYPES];
-    unravel_rows_fn unravel[XS_NDTYPES];
-    unravel_rows32_fn unravel32[XS_NDTYPES];  /* C-contiguous 32-bit rows; NULL: none */
-    ravel_columns_fn columns;
-    traffic_fn traffic;
-} kernel_table;
+#define XS_LEVEL_STRUCT(name) &xs_kernels_##name,
+static const xs_kernels *const compiled[XS_NLEVELS] = {XS_LEVELS(XS_LEVEL_STRUCT)};
+#undef XS_LEVEL_STRUCT
+#define XS_LEVEL_FEATURES(name) XS_FEATURES_##name,
+static const char *const features[XS_NLEVELS] = {XS_LEVELS(XS_LEVEL_FEATURES)};
+#undef XS_LEVEL_FEATURES
 
-#define XS_R(TN, LEVEL) (ravel_rows_fn) xs_ravel_rows_##TN##_##LEVEL
-#define XS_C(TN, LEVEL) xs_ravel_cols_##TN##_##LEVEL
-#define XS_C32(TN, LEVEL) xs_ravel_cols32_##TN##_##LEVEL
-#define XS_U(TN, LEVEL) (unravel_rows_fn) xs_unravel_rows_##TN##_##LEVEL
-#define XS_TABLE(LEVEL)                                                                 \
-    {{XS_R(i8, baseline), XS_R(i16, baseline), XS_R(i32, LEVEL), XS_R(i64, LEVEL),      \
-      XS_R(u8, baseline), XS_R(u16, baseline), XS_R(u32, baseline), XS_R(u64, baseline)}, \
-     {XS_C(i8, baseline), XS_C(i16, baseline), XS_C(i32, LEVEL), XS_C(i64, LEVEL),      \
-      XS_C(u8, baseline), XS_C(u16, baseline), XS_C(u32, baseline), XS_C(u64, baseline)}, \
-     {XS_C32(i8, baseline), XS_C32(i16, baseline), XS_C32(i32, LEVEL), XS_C32(i64, LEVEL), \
-      XS_C32(u8, baseline), XS_C32(u16, baseline), XS_C32(u32, baseline), XS_C32(u64, baseline)}, \
-     {NULL, NULL, XS_U(i32, LEVEL), XS_U(i64, LEVEL),                                   \
-      NULL, NULL, XS_U(u32, baseline), XS_U(u64, baseline)},                            \
-     XS_U32_##LEVEL, xs_ravel_columns_##LEVEL, xs_traffic_##LEVEL}
-/* Only the AVX2 level stores 32-bit rows from its vector registers. */
-#define XS_U32_baseline {NULL}
-#define XS_U32_avx512 {NULL}
-#define XS_U32_avx2                                                                     \
-    {NULL, NULL, (unravel_rows32_fn)xs_unravel_rows32_i32_avx2,                         \
-     (unravel_rows32_fn)xs_unravel_rows32_i64_avx2}
-
-static const kernel_table tables[XS_NLEVELS] = {
-    XS_TABLE(baseline),
 #if XS_X86_DISPATCH
-    XS_TABLE(avx2),
-    XS_TABLE(avx512),
-#else
-    XS_TABLE(baseline),
-    XS_TABLE(baseline),
+/* Whether the CPU (and OS) support the instruction set ``name`` (of
+ * ``len`` characters). __builtin_cpu_supports takes only a literal, so the
+ * names levels.h uses are listed here to be matched; a name not listed
+ * counts as unsupported, so a level asking for it is never picked. */
+#define XS_CPU_FEATURES(X) \
+    X("avx2") X("fma") X("bmi") X("bmi2") X("popcnt") X("avx512f") X("avx512dq") X("avx512vl") \
+    X("avx512bw") X("avx512cd")
+static int cpu_has(const char *name, size_t len) {
+#define XS_CPU_HAS(f) \
+    if (len == sizeof f - 1 && memcmp(name, f, len) == 0) return __builtin_cpu_supports(f);
+    XS_CPU_FEATURES(XS_CPU_HAS)
+#undef XS_CPU_HAS
+    return 0;
+}
 #endif
-};
 
-static const char *const level_names[XS_NLEVELS] = {"baseline", "avx2", "avx512"};
-static int active_level = -1;
-static const kernel_table *active = &tables[XS_BASELINE];
-
-int xs_best_level(void) {
+/* Whether this CPU supports every instruction set of a comma-separated list. */
+static int cpu_supports(const char *list) {
 #if XS_X86_DISPATCH
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx2") &&
-        __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2"))
-        return XS_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        __builtin_cpu_supports("bmi2"))
-        return XS_AVX2;
+    for (const char *name = list; *name != '\0';) {
+        size_t len = strcspn(name, ",");
+        if (!cpu_has(name, len)) return 0;
+        name += len + (name[len] == ',');
+    }
 #endif
-    return XS_BASELINE;
+    return list[0] == '\0' || XS_X86_DISPATCH;
 }
 
-int xs_level(void) { return active_level < 0 ? XS_BASELINE : active_level; }
+int xs_best_level(void) {
+    int best = 0;
+    for (int level = 1; level < XS_NLEVELS; level++)
+        if (cpu_supports(features[level])) best = level;
+    return best;
+}
+
+int xs_level(void) {
+    const xs_kernels *k = xs_active_kernels();
+    return (int)(k - levels);
+}
 
 const char *xs_level_name(int level) {
-    return level >= 0 && level < XS_NLEVELS ? level_names[level] : "unknown";
+    return level >= 0 && level < XS_NLEVELS ? compiled[level]->name : "unknown";
+}
+
+/* The struct of ``level``, with the baseline's kernels where it has none. */
+static void fill(xs_kernels *k, int level) {
+    const xs_kernels *base = compiled[0];
+    *k = *compiled[level];
+    for (int d = 0; d < XS_NDTYPES; d++) {
+        if (k->ravel[d] == NULL) k->ravel[d] = base->ravel[d];
+        if (k->ravel_cols[d] == NULL) k->ravel_cols[d] = base->ravel_cols[d];
+        if (k->ravel_cols32[d] == NULL) k->ravel_cols32[d] = base->ravel_cols32[d];
+        if (k->unravel[d] == NULL) k->unravel[d] = base->unravel[d];
+    }
 }
 
 int xs_select_level(int level) {
     int best = xs_best_level();
     if (level < 0) level = best;
     if (level > best) return -1;
-    active_level = level;
-    active = &tables[level];
+    fill(&levels[level], level);
+    XS_PUBLISH(&active, &levels[level]);
     return level;
 }
 
+const xs_kernels *xs_active_kernels(void) {
+    const xs_kernels *k = XS_READ(&active);
+    if (k == NULL) {
+        xs_select_level(-1);
+        k = XS_READ(&active);
+    }
+    return k;
+}
+
 void xs_traffic(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out) {
-    if (active_level < 0) xs_select_level(-1);
-    active->traffic(in, n_in, out, n_out);
+    xs_active_kernels()->traffic(in, n_in, out, n_out);
 }
 
 /* -- chunks --------------------------------------------------------------- */
-
-static int itemsize(int dtype) {
-    static const int sizes[XS_NDTYPES] = {1, 2, 4, 8, 1, 2, 4, 8};
-    return sizes[dtype];
-}
 
 /* How a ravel job's rows are read: one (N, rank) array, rank contiguous
  * columns of one dtype (the fused column kernel), or any columns. */
@@ -161,7 +130,7 @@ static enum ravel_form ravel_form(const xs_job *job) {
     int dtype = job->column_dtype[0];
     if (job->plan->rank > XS_MAX_UNROLLED) return GENERAL;
     for (int j = 0; j < job->plan->rank; j++)
-        if (job->column_dtype[j] != dtype || job->column_step[j] != itemsize(dtype))
+        if (job->column_dtype[j] != dtype || job->column_step[j] != xs_dtype_size(dtype))
             return GENERAL;
     return COLUMNS;
 }
@@ -172,8 +141,9 @@ static uint64_t ravel_raise(const xs_job *job, enum ravel_form form, ptrdiff_t s
                             ptrdiff_t stop) {
     int dtype = job->column_dtype[0];
     if (form == ROWS)
-        return active->ravel[dtype](job->plan, job->column[0], job->out, start, stop, job->store);
-    return active->ravel_cols[dtype](job->plan, job->column, job->out, start, stop, job->store);
+        return xs_active_kernels()->ravel[dtype](job->plan, job->column[0], job->out, start,
+                                                 stop, job->store);
+    return xs_active_kernels()->ravel_cols[dtype](job->plan, job->column, job->out, start, stop, job->store);
 }
 
 /* The end of the block of about XS_COLUMN_BLOCK rows from row b0 (at most
@@ -192,10 +162,11 @@ static ptrdiff_t block_end(const void *out, ptrdiff_t item, ptrdiff_t b0, ptrdif
 
 static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
+    const xs_kernels *k = xs_active_kernels();
     enum ravel_form form = ravel_form(job);
     uint64_t bad = 0;
     if (form == GENERAL) {
-        bad = active->columns(job, start, stop);
+        bad = k->columns(job, start, stop);
     } else if (job->mode == NULL) {
         bad = ravel_raise(job, form, start, stop);
     } else {
@@ -205,7 +176,7 @@ static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
          * in its mode. */
         for (ptrdiff_t b0 = start, b1; b0 < stop; b0 = b1) {
             b1 = block_end(job->out, 8, b0, stop);
-            if (ravel_raise(job, form, b0, b1)) bad |= active->columns(job, b0, b1);
+            if (ravel_raise(job, form, b0, b1)) bad |= k->columns(job, b0, b1);
         }
     }
     return bad ? xs_ravel_first_bad(job, start, stop) : -1;
@@ -213,14 +184,14 @@ static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
 
 static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
+    const xs_unravel_rows_fn kernel = xs_active_kernels()->unravel[job->linear_dtype];
     uint64_t bad;
     /* 8- and 16-bit offsets have no unravel kernel of their own (NULL). */
-    if (active->unravel[job->linear_dtype] != NULL &&
-        job->linear_step == itemsize(job->linear_dtype) && job->out_step0 % 8 == 0 &&
+    if (kernel != NULL &&
+        job->linear_step == xs_dtype_size(job->linear_dtype) && job->out_step0 % 8 == 0 &&
         job->out_step1 % 8 == 0 && ((uintptr_t)job->rows_out & 7) == 0)
-        bad = active->unravel[job->linear_dtype](job->plan, job->linear,
-                                                 (int64_t *)job->rows_out, job->out_step0 / 8,
-                                                 job->out_step1 / 8, start, stop, job->store);
+        bad = kernel(job->plan, job->linear, (int64_t *)job->rows_out, job->out_step0 / 8,
+                     job->out_step1 / 8, start, stop, job->store);
     else
         bad = xs_unravel_strided(job, start, stop);
     return bad ? xs_unravel_first_bad(job, start, stop) : -1;
@@ -286,7 +257,7 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     enum ravel_form form = job->tiled ? GENERAL : ravel_form(job);
     if (form == GENERAL || job->plan->size > ((uint64_t)1 << 31) || job->plan->rank > XS_MAX_UNROLLED)
         return ravel_narrowed(job, start, stop);
-    ravel_cols32_fn kernel = active->ravel_cols32[job->column_dtype[0]];
+    xs_ravel_cols32_fn kernel = xs_active_kernels()->ravel_cols32[job->column_dtype[0]];
     uint32_t *out = (uint32_t *)(void *)job->out;
     if (job->mode == NULL)
         return kernel(job->plan, job->column, out, start, stop, form == ROWS, job->store)
@@ -306,8 +277,8 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
 static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const int rank = job->plan->rank;
-    unravel_rows32_fn direct = job->tiled ? NULL : active->unravel32[job->linear_dtype];
-    if (direct != NULL && job->linear_step == itemsize(job->linear_dtype) &&
+    xs_unravel_rows32_fn direct = job->tiled ? NULL : xs_active_kernels()->unravel32[job->linear_dtype];
+    if (direct != NULL && job->linear_step == xs_dtype_size(job->linear_dtype) &&
         job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank &&
         ((uintptr_t)job->rows_out & 3) == 0) {  /* C-contiguous rows, straight from the kernel */
         uint64_t bad = 0;
@@ -479,12 +450,12 @@ static int store_mode(double bytes, const char *const *at, int *fresh) {
 /* Bytes per row: a ravel's indices and offset, an unravel's offset and indices. */
 static double ravel_row_bytes(const xs_job *job) {
     double bytes = job->out32 ? 4 : 8;
-    for (int j = 0; j < job->plan->rank; j++) bytes += itemsize(job->column_dtype[j]);
+    for (int j = 0; j < job->plan->rank; j++) bytes += xs_dtype_size(job->column_dtype[j]);
     return bytes;
 }
 
 static double unravel_row_bytes(const xs_job *job) {
-    return itemsize(job->linear_dtype) + (double)job->plan->rank * (job->out32 ? 4 : 8);
+    return xs_dtype_size(job->linear_dtype) + (double)job->plan->rank * (job->out32 ? 4 : 8);
 }
 
 /* Run a call whose results' rows start at ``rows``, ``step`` bytes apart,
@@ -500,13 +471,11 @@ static ptrdiff_t start(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threa
 }
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {
-    if (active_level < 0) xs_select_level(-1);
     return start(job->out32 ? ravel_chunk32 : ravel_chunk64, job, n, threads, 0,
                  ravel_row_bytes(job), (const char *)job->out, job->out32 ? 4 : 8);
 }
 
 ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads) {
-    if (active_level < 0) xs_select_level(-1);
     /* a row's last item: where a row of a strided result ends */
     const char *last = job->rows_out + (job->plan->rank - 1) * job->out_step1;
     return start(job->out32 ? unravel_chunk32 : unravel_chunk64, job, n, threads, 1,

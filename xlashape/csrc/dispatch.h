@@ -2,8 +2,8 @@
  * batch call; xs_ravel and xs_unravel run it (on the pool's threads when
  * it is large enough) and return the first bad row, or -1.
  *
- * Kernels are chosen by a C switch on the index dtype and by the CPU level
- * picked once, at import (xs_select_level); a job with a tiled plan runs
+ * Kernels are chosen by the index dtype from the struct of kernels
+ * (kernels.h) of the CPU level picked once, at import (xs_select_level); a job with a tiled plan runs
  * the tiled chunks of tiled.h instead. Ravel reads one (N, rank) array
  * (the rows kernel), rank contiguous columns of one dtype (the fused column
  * kernel), or any columns (the column kernels of kernels_columns.h). Under
@@ -14,15 +14,8 @@
 #ifndef XLASHAPE_DISPATCH_H
 #define XLASHAPE_DISPATCH_H
 
+#include "levels.h"
 #include "plan.h"
-
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#define XS_X86_DISPATCH 1
-#else
-#define XS_X86_DISPATCH 0
-#endif
-
-enum xs_level { XS_BASELINE = 0, XS_AVX2 = 1, XS_AVX512 = 2, XS_NLEVELS = 3 };
 
 struct xs_tiled;
 

@@ -1,31 +1,27 @@
-/* AVX2 (with FMA and BMI2) kernels for int32 and int64 indices: the baseline loops of
- * kernels_impl.h, kernels_columns.h and the tiled block kernels of
- * tiled_kernels.h compiled for this level by a target pragma, so that only
- * these functions use its instructions. dispatch.c calls them only when
- * the CPU (and OS) support the level. */
-#include "dispatch.h"
-#include "tiled.h"
+/* The AVX2 (with FMA and BMI2) level: the loops of kernels_impl.h for int32 and int64
+ * indices, kernels_columns.h, the tiled block kernels of tiled_kernels.h
+ * and the relayout kernels of relayout_impl.h, compiled for the level's
+ * instruction sets (levels.h) by a target pragma, so that only these
+ * functions use them; and the level's struct (kernels.h), which dispatch.c
+ * picks only when the CPU (and OS) support the level. Index dtypes of
+ * other sizes take the baseline's kernels. */
+#include "kernels.h"
 
 #if XS_X86_DISPATCH
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,bmi,bmi2,popcnt"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt")
-#endif
+#include "kernels_generic.h"
 
+XS_TARGET_BEGIN(XS_FEATURES_avx2)
 #include "kernels_common.h"
 #include "kernels_vec_avx2.h"
 
 #define XS_LEVEL avx2
-#include "kernels_wide.h"
+#define XS_LEVEL_DTYPES(X) X(I32, i32, int32_t, 1) X(I64, i64, int64_t, 1)
+#include "kernels_dtypes.h"
 #include "kernels_columns.h"
 #include "kernels_traffic.h"
 #include "tiled_kernels.h"
-
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#define XS_RELAYOUT_VEC 1
+#include "relayout_impl.h"
+#include "kernels_table.h"
+XS_TARGET_END()
 #endif

@@ -1,63 +1,16 @@
-/* Baseline kernels: every index type, for any CPU (SSE2 on x86-64). */
+/* The baseline level: every kernel in plain C for any CPU (SSE2 on
+ * x86-64), every index dtype of plan.h's list, and the level's struct
+ * (kernels.h). */
+#include "kernels.h"
 #include "kernels_common.h"
+#include "kernels_generic.h"
 
 #define XS_LEVEL baseline
-#define XS_T int8_t
-#define XS_UNRAVEL 0
-#define XS_TN i8
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T int16_t
-#define XS_UNRAVEL 0
-#define XS_TN i16
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T int32_t
-#define XS_UNRAVEL 1
-#define XS_TN i32
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T int64_t
-#define XS_UNRAVEL 1
-#define XS_TN i64
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T uint8_t
-#define XS_UNRAVEL 0
-#define XS_TN u8
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T uint16_t
-#define XS_UNRAVEL 0
-#define XS_TN u16
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T uint32_t
-#define XS_UNRAVEL 1
-#define XS_TN u32
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-#define XS_T uint64_t
-#define XS_UNRAVEL 1
-#define XS_TN u64
-#include "kernels_impl.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_UNRAVEL
-
+#define XS_LEVEL_DTYPES XS_DTYPES
+#include "kernels_dtypes.h"
 #include "kernels_columns.h"
 #include "kernels_traffic.h"
+#include "tiled_kernels.h"
+#define XS_RELAYOUT_VEC 0
+#include "relayout_impl.h"
+#include "kernels_table.h"

@@ -7,7 +7,8 @@
  * Included by each level's kernel file (kernels_baseline.c, and
  * kernels_avx2.c and kernels_avx512.c after their target pragmas) with
  * XS_LEVEL defined, so that the compiler vectorises the same loops for
- * each level; exports xs_ravel_columns_<level>, dispatch.c's entry. */
+ * each level; its xs_ravel_columns_<level> is the level's ``columns``
+ * (kernels.h). */
 #include "kernels_generic.h"
 
 #define XS_COLUMN_CAT_(a, b) a##_##b
@@ -53,7 +54,7 @@ static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_pass)(
 static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_typed)(
         const char *column, ptrdiff_t step, int64_t *out, ptrdiff_t start, ptrdiff_t stop,
         uint64_t extent, uint64_t stride, const int dtype, int mode, int first) {
-    const ptrdiff_t size = dtype % 4 == 0 ? 1 : dtype % 4 == 1 ? 2 : dtype % 4 == 2 ? 4 : 8;
+    const ptrdiff_t size = xs_dtype_size(dtype);
     if (step == size) {
         if (mode == XS_CLIP)
             return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_CLIP, 1)
@@ -74,19 +75,14 @@ static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_typed)(
 static uint64_t XS_COLUMN_FN(xs_column)(const char *column, ptrdiff_t step, int64_t *out,
                                         ptrdiff_t start, ptrdiff_t stop, uint64_t extent,
                                         uint64_t stride, int dtype, int mode, int first) {
-    switch (dtype) {
-    case XS_I8: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I8, mode, first);
-    case XS_I16: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I16, mode, first);
-    case XS_I32: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I32, mode, first);
-    case XS_I64: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_I64, mode, first);
-    case XS_U8: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U8, mode, first);
-    case XS_U16: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U16, mode, first);
-    case XS_U32: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U32, mode, first);
-    default: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_U64, mode, first);
-    }
+#define XS_COLUMN_CASE(CODE, tn, T, unravel) \
+    case XS_##CODE: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_##CODE, mode, first);
+    switch (dtype) { XS_DTYPES(XS_COLUMN_CASE) }
+#undef XS_COLUMN_CASE
+    return 0;
 }
 
-uint64_t XS_COLUMN_FN(xs_ravel_columns)(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
+static uint64_t XS_COLUMN_FN(xs_ravel_columns)(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
     const xs_plan *p = job->plan;
     uint64_t bad = 0;
     for (ptrdiff_t b0 = start; b0 < stop; b0 += XS_COLUMN_BLOCK) {

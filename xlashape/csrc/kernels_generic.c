@@ -5,15 +5,6 @@
 
 #include "kernels_common.h"
 
-/* Row i's index of dimension j, as 'wrap' or 'clip' makes it if that is
- * the dimension's mode. */
-static inline uint64_t column_value(const xs_job *job, int j, ptrdiff_t i) {
-    int dtype = job->column_dtype[j];
-    uint64_t v = xs_load_index(job->column[j] + i * job->column_step[j], dtype);
-    int mode = job->mode ? job->mode[j] : XS_RAISE;
-    return mode == XS_RAISE ? v : xs_resolve_index(v, dtype, job->plan->extent[j], mode);
-}
-
 ptrdiff_t xs_ravel_first_bad(const xs_job *job, ptrdiff_t start, ptrdiff_t stop) {
     const xs_plan *p = job->plan;
     uint64_t value[XS_MAX_UNROLLED];
@@ -21,7 +12,7 @@ ptrdiff_t xs_ravel_first_bad(const xs_job *job, ptrdiff_t start, ptrdiff_t stop)
         uint64_t bad = 0;
         for (int j0 = 0; j0 < p->rank; j0 += XS_MAX_UNROLLED) {
             int m = p->rank - j0 < XS_MAX_UNROLLED ? p->rank - j0 : XS_MAX_UNROLLED;
-            for (int j = 0; j < m; j++) value[j] = column_value(job, j0 + j, i);
+            for (int j = 0; j < m; j++) value[j] = xs_column_value(job, j0 + j, i);
             xs_ravel_row(value, p->extent + j0, p->stride + j0, m, &bad);
         }
         if (bad) return i;

@@ -1,5 +1,5 @@
 /* Baseline kernels for the general forms (kernels_generic.c), and the
- * column kernels of each level (kernels_columns.h). */
+ * block size of the column kernels (kernels_columns.h). */
 #ifndef XLASHAPE_KERNELS_GENERIC_H
 #define XLASHAPE_KERNELS_GENERIC_H
 
@@ -10,21 +10,15 @@
  * under 'wrap' or 'clip'. */
 #define XS_COLUMN_BLOCK 2048
 
-/* Ravel of the job's columns, any dtypes, strides and modes, at each level
- * (kernels_columns.h); nonzero when an index of a 'raise' dimension is out
- * of range. */
-uint64_t xs_ravel_columns_baseline(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
-#if XS_X86_DISPATCH
-uint64_t xs_ravel_columns_avx2(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
-uint64_t xs_ravel_columns_avx512(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
-#endif
-
-/* The bench's traffic loop at each level (kernels_traffic.h). */
-void xs_traffic_baseline(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
-#if XS_X86_DISPATCH
-void xs_traffic_avx2(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
-void xs_traffic_avx512(const int64_t *in, ptrdiff_t n_in, int64_t *out, ptrdiff_t n_out);
-#endif
+/* Row i's index of dimension j of a ravel job, as 'wrap' or 'clip' makes
+ * it if that is the dimension's mode (under 'raise', as read: a negative
+ * index is a huge value). */
+static inline uint64_t xs_column_value(const xs_job *job, int j, ptrdiff_t i) {
+    int dtype = job->column_dtype[j];
+    uint64_t v = xs_load_index(job->column[j] + i * job->column_step[j], dtype);
+    int mode = job->mode ? job->mode[j] : XS_RAISE;
+    return mode == XS_RAISE ? v : xs_resolve_index(v, dtype, job->plan->extent[j], mode);
+}
 
 ptrdiff_t xs_ravel_first_bad(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);
 uint64_t xs_unravel_strided(const xs_job *job, ptrdiff_t start, ptrdiff_t stop);

@@ -2,7 +2,8 @@
  * that reads and writes as many bytes as a conversion, in contiguous
  * streams, with nothing else to do, so that the compiler vectorises it
  * whole. Included by each level's kernel file with XS_LEVEL defined, as
- * kernels_columns.h is; exports xs_traffic_<level>. */
+ * kernels_columns.h is; its xs_traffic_<level> is the level's ``traffic``
+ * (kernels.h). */
 #include "dispatch.h"
 
 #define XS_TRAFFIC_CAT_(a, b) a##_##b
@@ -15,7 +16,7 @@
  * sum of k streams of the input where it is the larger (as ravel reads
  * more than it writes), or k copies of the input where the output is (as
  * unravel writes more). */
-void XS_TRAFFIC_CAT(xs_traffic, XS_LEVEL)(const int64_t *restrict in, ptrdiff_t n_in,
+static void XS_TRAFFIC_CAT(xs_traffic, XS_LEVEL)(const int64_t *restrict in, ptrdiff_t n_in,
                                           int64_t *restrict out, ptrdiff_t n_out) {
     if (n_in <= 0 || n_out <= 0) return;
     if (n_in >= n_out) {

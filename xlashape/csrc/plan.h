@@ -16,14 +16,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XS_MAX_UNROLLED 8     /* ranks up to this get kernels of their own */
+/* The ranks compiled with the rank a constant (1 up to XS_MAX_UNROLLED, in
+ * order): the one list the kernels' switches over ranks, their tables by
+ * rank and the stack arrays of the glue follow. Larger ranks run the
+ * general loops. */
+#define XS_RANKS(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
+#define XS_RANK_COUNT(R) +1
+#define XS_MAX_UNROLLED (0 XS_RANKS(XS_RANK_COUNT))
 
 enum xs_mode { XS_RAISE = 0, XS_WRAP = 1, XS_CLIP = 2 };
 
-/* Index dtypes a kernel reads in place, as one code for the C switch. */
-enum xs_dtype {
-    XS_I8, XS_I16, XS_I32, XS_I64, XS_U8, XS_U16, XS_U32, XS_U64, XS_NDTYPES
-};
+/* The index dtypes a kernel reads in place: the one list of them. Each
+ * entry: the code's suffix (XS_I8 ...), a short name for kernel names, the
+ * C type, and whether offsets of the type have unravel kernels of their
+ * own (8- and 16-bit offsets take the general kernel). The code enum, the
+ * item sizes, the loads, the kernels compiled per dtype (kernels.h) and
+ * the Cython glue's dtype codes (xs_dtype_name) follow it. */
+#define XS_DTYPES(X)                                                                   \
+    X(I8, i8, int8_t, 0) X(I16, i16, int16_t, 0) X(I32, i32, int32_t, 1)            \
+    X(I64, i64, int64_t, 1) X(U8, u8, uint8_t, 0) X(U16, u16, uint16_t, 0)           \
+    X(U32, u32, uint32_t, 1) X(U64, u64, uint64_t, 1)
+
+#define XS_DTYPE_ENUM(CODE, tn, T, unravel) XS_##CODE,
+enum xs_dtype { XS_DTYPES(XS_DTYPE_ENUM) XS_NDTYPES };
+#undef XS_DTYPE_ENUM
 
 typedef struct {
     uint64_t divisor;     /* the padded width */
@@ -75,19 +91,34 @@ static inline uint64_t xs_divide(uint64_t n, const xs_divisor *d) {
 /* The item of xs_dtype ``dtype`` at ``p`` as uint64: a negative index of a
  * signed type becomes a huge value, as in every check of the kernels. */
 static inline uint64_t xs_load_index(const char *p, int dtype) {
-    switch (dtype) {
-    case XS_I8: return (uint64_t)*(const int8_t *)p;
-    case XS_I16: return (uint64_t)*(const int16_t *)p;
-    case XS_I32: return (uint64_t)*(const int32_t *)p;
-    case XS_I64: return (uint64_t)*(const int64_t *)p;
-    case XS_U8: return *(const uint8_t *)p;
-    case XS_U16: return *(const uint16_t *)p;
-    case XS_U32: return *(const uint32_t *)p;
-    default: return *(const uint64_t *)p;
-    }
+#define XS_LOAD_CASE(CODE, tn, T, unravel) \
+    case XS_##CODE: return (uint64_t)*(const T *)p;
+    switch (dtype) { XS_DTYPES(XS_LOAD_CASE) }
+#undef XS_LOAD_CASE
+    return 0;
 }
 
-static inline int xs_dtype_signed(int dtype) { return dtype <= XS_I64; }
+static inline int xs_dtype_signed(int dtype) {
+#define XS_SIGNED_CASE(CODE, tn, T, unravel) case XS_##CODE: return (T)-1 < 0;
+    switch (dtype) { XS_DTYPES(XS_SIGNED_CASE) }
+#undef XS_SIGNED_CASE
+    return 0;
+}
+
+static inline int xs_dtype_size(int dtype) {
+#define XS_SIZE_CASE(CODE, tn, T, unravel) case XS_##CODE: return (int)sizeof(T);
+    switch (dtype) { XS_DTYPES(XS_SIZE_CASE) }
+#undef XS_SIZE_CASE
+    return 0;
+}
+
+/* The code of the integer dtype of ``size`` bytes and that signedness, or
+ * -1 where the list has none. */
+static inline int xs_dtype_code(int size, int is_signed) {
+    for (int d = 0; d < XS_NDTYPES; d++)
+        if (xs_dtype_size(d) == size && xs_dtype_signed(d) == !!is_signed) return d;
+    return -1;
+}
 
 /* The index in [0, extent) that ``mode`` (XS_WRAP or XS_CLIP) makes of
  * ``v``, read as xs_load_index reads a ``dtype`` item; extent >= 1. Exact

@@ -2,17 +2,9 @@
  * its form picked, and its most major axis split over the pool. */
 #include "relayout.h"
 
-#include <string.h>
+#include "kernels.h"
 
-/* The levels, in dispatch.h's order (XS_BASELINE, XS_AVX2, XS_AVX512). */
-static const xs_relayout_kernels *const levels[] = {
-    &xs_relayout_baseline,
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-    &xs_relayout_avx2,
-    &xs_relayout_avx512,
-#endif
-};
-#define XS_RELAYOUT_LEVELS ((int)(sizeof levels / sizeof levels[0]))
+#include <string.h>
 
 /* A chunk should take at least this long to be worth a worker's wake-up
  * (as a multiple of it), and hold at least this many bytes. */
@@ -98,19 +90,18 @@ static int setup_move(const xs_relayout_job *job, int b, xs_move *m) {
 
 typedef struct {
     const xs_move *move;
-    const xs_relayout_kernels *kernels;
+    xs_relayout_fn range;
 } chunk_arg;
 
 static ptrdiff_t run_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const chunk_arg *c = arg;
-    c->kernels->range(c->move, start, stop);
+    c->range(c->move, start, stop);
     return -1;
 }
 
-void xs_relayout_run(const xs_relayout_job *job, int level, int threads, xs_pool_fn pool,
-                     double wake_ns) {
-    if (level < 0 || level >= XS_RELAYOUT_LEVELS) level = 0;
-    const xs_relayout_kernels *kernels = levels[level];
+void xs_relayout_run(const xs_relayout_job *job, int threads) {
+    const xs_relayout_fn range = xs_active_kernels()->relayout;
+    const double wake_ns = xs_pool_wake_ns();
     for (int b = 0; b < job->boxes; b++) {
         xs_move m;
         if (!setup_move(job, b, &m)) continue;
@@ -121,11 +112,11 @@ void xs_relayout_run(const xs_relayout_job *job, int level, int threads, xs_pool
         double bytes = XS_MOVE_WAKEUPS * wake_ns * XS_MOVE_BYTES_PER_NS;
         if (bytes < XS_MOVE_MIN_CHUNK_BYTES) bytes = XS_MOVE_MIN_CHUNK_BYTES;
         ptrdiff_t min_chunk = (ptrdiff_t)(bytes / (double)per_row) + 1;
-        if (threads > 1 && pool != NULL && m.count[0] >= 2 * min_chunk) {
-            chunk_arg arg = {&m, kernels};
-            pool(run_chunk, &arg, (ptrdiff_t)m.count[0], threads, min_chunk);
+        if (threads > 1 && m.count[0] >= 2 * min_chunk) {
+            chunk_arg arg = {&m, range};
+            xs_pool_run(run_chunk, &arg, (ptrdiff_t)m.count[0], threads, min_chunk);
         } else {
-            kernels->range(&m, 0, (ptrdiff_t)m.count[0]);
+            range(&m, 0, (ptrdiff_t)m.count[0]);
         }
     }
 }

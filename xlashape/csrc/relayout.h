@@ -22,8 +22,8 @@
  * streamed through an L1 tile, they measured about half as fast.)
  *
  * Boxes large enough to pay are split along their most major axis over
- * the worker pool of pool.h. The kernels of each CPU level are one struct
- * (xs_relayout_kernels), chosen by the index kernels' level. */
+ * the worker pool of pool.h. The kernels (relayout_impl.h) are those of the
+ * CPU level in use, from its struct of kernels.h. */
 #ifndef XLASHAPE_RELAYOUT_H
 #define XLASHAPE_RELAYOUT_H
 
@@ -53,24 +53,6 @@ typedef struct {
     int64_t dst_step[XS_MOVE_MAX_AXES];
 } xs_move;
 
-/* A level's kernels: ``range`` runs the part of a move whose axis 0 lies
- * in [start, stop). */
-typedef struct {
-    const char *name;
-    void (*range)(const xs_move *move, ptrdiff_t start, ptrdiff_t stop);
-} xs_relayout_kernels;
-
-extern const xs_relayout_kernels xs_relayout_baseline;
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-extern const xs_relayout_kernels xs_relayout_avx2;
-extern const xs_relayout_kernels xs_relayout_avx512;
-#endif
-
-/* The runner of the worker pool (pool.h's xs_pool_run, handed over by the
- * module that owns the pool). */
-typedef ptrdiff_t (*xs_pool_fn)(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
-                                ptrdiff_t min_chunk);
-
 typedef struct {
     const char *src;
     char *dst;
@@ -84,10 +66,8 @@ typedef struct {
     int64_t stream_bytes;    /* stream a box's output from this many bytes up */
 } xs_relayout_job;
 
-/* Runs every box of ``job`` at CPU ``level`` (dispatch.h's numbering) on up
- * to ``threads`` threads through ``pool`` (given the pool's wake-up time in
- * nanoseconds, to size the chunks). */
-void xs_relayout_run(const xs_relayout_job *job, int level, int threads, xs_pool_fn pool,
-                     double wake_ns);
+/* Runs every box of ``job`` at the CPU level in use, on up to ``threads``
+ * threads of the pool. */
+void xs_relayout_run(const xs_relayout_job *job, int threads);
 
 #endif

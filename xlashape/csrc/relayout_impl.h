@@ -2,8 +2,8 @@
  * compile-time element size. Included once by each level's file, after its
  * target pragma, with XS_RELAYOUT_VEC set to 0 (plain C, any CPU), 1
  * (x86 with AVX2: in-register transposes and interleaves) or 2 (AVX-512:
- * the 4- and 8-byte transposes a whole 64-byte line a row). That file
- * defines XS_RELAYOUT_KERNELS, the name of the level's kernel struct.
+ * the 4- and 8-byte transposes a whole 64-byte line a row); its entry,
+ * xs_relayout_range, goes into that level's struct of kernels.h.
  *
  * Transposes are blocked twice: XS_T_BLOCK x XS_T_BLOCK elements (at most
  * 128 KiB a side, so both sides stay in L2), and within that in strips of

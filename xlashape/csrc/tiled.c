@@ -1,7 +1,6 @@
 /* The tiled chunk functions of tiled.h: the block kernels (tiled_kernels.h,
- * built for int32 and int64 at every CPU level of dispatch.h: baseline
- * here, the others in kernels_avx2.c and kernels_avx512.c; picked by the level
- * in use) where the tiling has a fast form and the batch is
+ * built for int32 and int64 into each CPU level's struct of kernels.h;
+ * those of the level in use) where the tiling has a fast form and the batch is
  * contiguous, and the general form's row steps otherwise (any dtype and
  * strides, any tiling). Under 'wrap' and 'clip' the block kernels run by
  * blocks, and the row steps redo, in each dimension's mode, a block in
@@ -10,33 +9,14 @@
 
 #include "dispatch.h"
 #include "kernels_common.h"
+#include "kernels.h"
 #include "kernels_generic.h"
 
-#define XS_LEVEL baseline
-#include "tiled_kernels.h"
-#undef XS_LEVEL
-
-#if XS_X86_DISPATCH
-extern const xs_tiled_kernels xs_tiled_kernels_i32_avx2, xs_tiled_kernels_i64_avx2;
-extern const xs_tiled_kernels xs_tiled_kernels_i32_avx512, xs_tiled_kernels_i64_avx512;
-#endif
-
-/* By level, then int32 and int64 (uint64 reads as int64: the same bits). */
-static const xs_tiled_kernels *const by_level[XS_NLEVELS][2] = {
-    {&xs_tiled_kernels_i32_baseline, &xs_tiled_kernels_i64_baseline},
-#if XS_X86_DISPATCH
-    {&xs_tiled_kernels_i32_avx2, &xs_tiled_kernels_i64_avx2},
-    {&xs_tiled_kernels_i32_avx512, &xs_tiled_kernels_i64_avx512},
-#else
-    {&xs_tiled_kernels_i32_baseline, &xs_tiled_kernels_i64_baseline},
-    {&xs_tiled_kernels_i32_baseline, &xs_tiled_kernels_i64_baseline},
-#endif
-};
-
-/* The block kernels for an index dtype read in place, or NULL. */
+/* The block kernels of the level in use for an index dtype read in place
+ * (uint64 reads as int64: the same bits), or NULL. */
 static const xs_tiled_kernels *kernels_for(int dtype) {
-    if (dtype == XS_I32) return by_level[xs_level()][0];
-    if (dtype == XS_I64 || dtype == XS_U64) return by_level[xs_level()][1];
+    if (dtype == XS_I32) return xs_active_kernels()->tiled_i32;
+    if (dtype == XS_I64 || dtype == XS_U64) return xs_active_kernels()->tiled_i64;
     return NULL;
 }
 
@@ -47,14 +27,8 @@ static ptrdiff_t ravel_general(const xs_job *job, ptrdiff_t start, ptrdiff_t sto
     uint64_t slot[XS_TILED_MAX_SLOTS];
     for (ptrdiff_t i = start; i < stop; i++) {
         for (int j = 0; j < t->rank; j++) {
-            int dtype = job->column_dtype[j];
-            uint64_t v = xs_load_index(job->column[j] + i * job->column_step[j], dtype);
-            if (v >= t->extent[j]) {
-                int mode = job->mode ? job->mode[j] : XS_RAISE;
-                if (mode == XS_RAISE) return i;
-                v = xs_resolve_index(v, dtype, t->extent[j], mode);
-            }
-            slot[j] = v;
+            slot[j] = xs_column_value(job, j, i);
+            if (slot[j] >= t->extent[j]) return i;  /* a 'raise' dimension's */
         }
         job->out[i] = (int64_t)xs_tiled_offset(t, slot);
     }

@@ -24,7 +24,7 @@
 
 #define XS_TILED_MAX_SLOTS 1024  /* the general form keeps its slots on the stack */
 #define XS_TILED_MAX_TERMS 8
-#define XS_TILED_MAX_RANK 8      /* the fast kernels are built per rank */
+#define XS_TILED_MAX_RANK XS_MAX_UNROLLED  /* the fast kernels are built per rank */
 #define XS_TILED_EXTRA 2         /* more within-tile digits, ravel by dimension */
 #define XS_TILED_BLOCK_SLOTS 32  /* the most slots of the general form's block kernels */
 
@@ -149,6 +149,24 @@ static inline int xs_tiled_position(const xs_tiled *t, uint64_t n, uint64_t *slo
     }
     return 1;
 }
+
+/* A level's block kernels for one index dtype (tiled_kernels.h), by rank:
+ * each returns the first bad row of rows [start, stop), or -1. */
+typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
+                                       ptrdiff_t);
+typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
+                                         ptrdiff_t, ptrdiff_t, ptrdiff_t);
+typedef struct {
+    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
+    /* by dimension, by the count of extra digits; in 32-bit arithmetic
+     * (bounds checked at the index's width) for a buffer of at most 2**31
+     * elements */
+    xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
+    xs_tiled_ravel_fn ravel_dims32[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
+    xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
+    xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
+    xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
+} xs_tiled_kernels;
 
 /* Chunks of a tiled job (dispatch.h's xs_chunk_fn): the first bad row of
  * rows [start, stop), or -1. */

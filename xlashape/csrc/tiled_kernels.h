@@ -150,21 +150,6 @@ static inline int xs_tiled_split_init(const xs_tiled *t, xs_tiled_split *s) {
     return 1;
 }
 
-typedef ptrdiff_t (*xs_tiled_ravel_fn)(const xs_tiled *, const void *, int64_t *, ptrdiff_t,
-                                       ptrdiff_t);
-typedef ptrdiff_t (*xs_tiled_unravel_fn)(const xs_tiled *, const void *, char *, ptrdiff_t,
-                                         ptrdiff_t, ptrdiff_t, ptrdiff_t);
-typedef struct {
-    xs_tiled_ravel_fn ravel[XS_TILED_MAX_RANK + 1];        /* the fast form: by terms */
-    /* by dimension, by the count of extra digits; in 32-bit arithmetic
-     * (bounds checked at the index's width) for a buffer of at most 2**31
-     * elements */
-    xs_tiled_ravel_fn ravel_dims[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
-    xs_tiled_ravel_fn ravel_dims32[XS_TILED_EXTRA + 1][XS_TILED_MAX_RANK + 1];
-    xs_tiled_unravel_fn unravel[XS_TILED_MAX_RANK + 1];
-    xs_tiled_ravel_fn ravel_slots[XS_TILED_MAX_RANK + 1];  /* the general form */
-    xs_tiled_unravel_fn unravel_slots[XS_TILED_MAX_RANK + 1];
-} xs_tiled_kernels;
 
 #endif
 

@@ -1,0 +1,44 @@
+/* The CPU levels: the one list of them, the instruction sets each level's
+ * files are compiled for, and the pragmas that compile a file's functions
+ * for one of them.
+ *
+ * XS_LEVELS lists the levels, lowest first, each by its name. The level
+ * enum, the names, the kernel structs the dispatcher picks from (kernels.h)
+ * and the run-time check of what a level needs (dispatch.c) all follow it.
+ * A level ``name`` has:
+ * - XS_FEATURES_<name>: the instruction sets its code may use, in the
+ *   spelling of GCC's target attribute and __builtin_cpu_supports (the
+ *   check reads each name in the string, so they are written only here);
+ * - kernels_<name>.c, which compiles its kernels between XS_TARGET_BEGIN
+ *   and XS_TARGET_END with those features and defines xs_kernels_<name>;
+ * - kernels_vec_<name>.h, its vector operations (the baseline has none).
+ */
+#ifndef XLASHAPE_LEVELS_H
+#define XLASHAPE_LEVELS_H
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define XS_X86_DISPATCH 1
+#define XS_LEVELS(X) X(baseline) X(avx2) X(avx512)
+#else
+#define XS_X86_DISPATCH 0
+#define XS_LEVELS(X) X(baseline)
+#endif
+
+#define XS_FEATURES_baseline ""
+#define XS_FEATURES_avx2 "avx2,fma,bmi,bmi2,popcnt"
+#define XS_FEATURES_avx512 "avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt"
+
+#define XS_LEVEL_ENUM(name) XS_LEVEL_##name,
+enum xs_level { XS_LEVELS(XS_LEVEL_ENUM) XS_NLEVELS };
+#undef XS_LEVEL_ENUM
+
+#define XS_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define XS_TARGET_BEGIN(features) XS_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
+#define XS_TARGET_END() XS_PRAGMA(clang attribute pop)
+#else
+#define XS_TARGET_BEGIN(features) XS_PRAGMA(GCC push_options) XS_PRAGMA(GCC target(features))
+#define XS_TARGET_END() XS_PRAGMA(GCC pop_options)
+#endif
+
+#endif
