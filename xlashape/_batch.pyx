@@ -491,9 +491,18 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
     return dtype
 
 
+# The xs_dtype by signedness and item size (-1: none), read once from
+# csrc/plan.h's list: a lookup per column of every call.
+cdef int _DTYPE_CODES[2][9]
+for _signed in range(2):
+    for _size in range(9):
+        _DTYPE_CODES[_signed][_size] = xs_dtype_code(_size, _signed)
+
+
 cdef int dtype_code(cnp.ndarray a) except -1:
     """The xs_dtype of an integer array (csrc/plan.h's list)."""
-    cdef int code = xs_dtype_code(<int> cnp.PyArray_ITEMSIZE(a), cnp.PyArray_ISSIGNED(a))
+    cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(a)
+    cdef int code = _DTYPE_CODES[cnp.PyArray_ISSIGNED(a) != 0][size] if size <= 8 else -1
     if code < 0:
         raise TypeError(f"no kernel reads indices of dtype {a.dtype}")
     return code
