@@ -86,7 +86,7 @@ cdef inline bint into_empty(LayoutPlan plan, const uint8_t* codes) noexcept:
     size 0, where no index fits: an error for a batch of one row or more."""
     cdef Py_ssize_t j
     for j in range(plan.rank):
-        if codes[j] != XS_RAISE and plan.c.extent[j] == 0:
+        if plan.c.extent[j] == 0 and codes[j] != XS_RAISE:
             return True
     return False
 
