@@ -58,8 +58,12 @@ cdef LayoutPlan plan_of(object shape)
 cdef int resolve_threads(object threads) except -1
 cdef int dtype_code(cnp.ndarray a) except -1
 cdef object new_result(tuple shape, object dtype)
-cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
-cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
+# The driver on a plan (the GIL released for large batches), and the
+# columns of a 2-D index array.
+cdef Py_ssize_t run_ravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int threads) noexcept
+cdef Py_ssize_t run_unravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int threads) noexcept
+cdef int rows_job(xs_job* job, const char** column, Py_ssize_t* step, int* dtype,
+                  cnp.ndarray a, int row_axis) except -1
 # The worker pool, for kernels built into other modules (_boxes), and the
 # relayout mover, at the CPU level in use (_relayout).
 cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
@@ -70,3 +74,50 @@ cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out
                         object threads, object dtype=*)
 cdef object unravel_input(LayoutPlan plan, object offsets, object out, object threads,
                           object dtype=*)
+
+
+# -- a mode given once as a str, where a job is filled (_batch, _drop_ins) --
+# (inline here, so that a drop-in's small call pays no call for it)
+
+cdef enum:
+    ONCE_RANK = 64
+
+# Each mode's code once per dimension, up to ONCE_RANK (filled by _batch).
+cdef uint8_t ONCE_CODES[3][ONCE_RANK]
+
+
+cdef inline const uint8_t* once_codes(object mode) noexcept:
+    """The codes of a mode given once as a str, 'raise', 'wrap' or 'clip'
+    (ONCE_RANK of them); NULL for any other value."""
+    if type(mode) is not str:
+        return NULL
+    if mode == "raise":
+        return ONCE_CODES[XS_RAISE]
+    if mode == "wrap":
+        return ONCE_CODES[XS_WRAP]
+    if mode == "clip":
+        return ONCE_CODES[XS_CLIP]
+    return NULL
+
+
+cdef inline bint into_empty(LayoutPlan plan, const uint8_t* codes) noexcept:
+    """Whether ``codes`` (one per dimension) wrap or clip a dimension of
+    size 0, where no index fits: an error for a batch of one row or more."""
+    cdef Py_ssize_t j
+    for j in range(plan.rank):
+        if plan.c.extent[j] == 0 and codes[j] != XS_RAISE:
+            return True
+    return False
+
+
+cdef inline const uint8_t* mode_once(LayoutPlan plan, object mode, bint* ok) noexcept:
+    """The kernels' codes for a mode given once as a str (NULL: all raise),
+    for a plan of at most ONCE_RANK dimensions; ``ok`` false for any other
+    mode, or for 'wrap' or 'clip' with a dimension of size 0 (an error the
+    caller leaves to a path that words it)."""
+    cdef const uint8_t* codes = once_codes(mode)
+    ok[0] = codes != NULL
+    if codes == NULL or codes[0] == XS_RAISE:
+        return NULL
+    ok[0] = not into_empty(plan, codes)
+    return codes

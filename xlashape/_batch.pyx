@@ -12,6 +12,7 @@ dtype and CPU level, and splits large batches over the worker pool
 """
 
 cimport numpy as cnp
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t
@@ -80,7 +81,10 @@ cdef extern from *:
 
 RAISE, WRAP, CLIP = XS_RAISE, XS_WRAP, XS_CLIP
 MODES = {"raise": RAISE, "wrap": WRAP, "clip": CLIP}
-cdef dict _ONE_MODE = {name: bytes([code]) for name, code in MODES.items()}
+# ONCE_CODES (_batch.pxd): each mode given once, as its code per dimension.
+for _code in (XS_RAISE, XS_WRAP, XS_CLIP):
+    for _k in range(ONCE_RANK):
+        ONCE_CODES[_code][_k] = _code
 # The most threads one call uses; a larger ``threads`` runs on this many.
 MAX_THREADS = XS_POOL_MAX + 1
 # Columns kept on the stack: as many as the kernels unroll; higher ranks allocate.
@@ -334,10 +338,15 @@ def mode_codes(mode, Py_ssize_t rank):
 
 cdef object _codes_of(object mode, Py_ssize_t rank):
     """mode_codes, without a Python call in the common case of one mode."""
+    cdef const uint8_t* once
     if type(mode) is str:  # the common call, first
-        one = _ONE_MODE.get(mode)
-        if one is not None:
-            return None if one == b"\0" else one * rank
+        once = once_codes(mode)
+        if once != NULL:
+            if once[0] == XS_RAISE:
+                return None
+            if rank <= ONCE_RANK:
+                return PyBytes_FromStringAndSize(<const char*> once, rank)
+            return PyBytes_FromStringAndSize(<const char*> once, 1) * rank
     elif mode == "raise":
         return None
     modes = [mode] * rank if isinstance(mode, str) else list(mode)
@@ -510,21 +519,18 @@ cdef int dtype_code(cnp.ndarray a) except -1:
 
 cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
     """``modes`` (None: every dimension 'raise'), checked against the sizes."""
-    cdef const unsigned char* codes
+    cdef const uint8_t* codes
     cdef Py_ssize_t j
-    cdef bint empty = False
     if modes is None:
         return None
     if type(modes) is bytes and len(<bytes> modes) == plan.rank:  # mode_codes' own form
-        codes = <const unsigned char*> <const char*> <bytes> modes
+        codes = <const uint8_t*> <const char*> <bytes> modes
         j = 0
         while j < plan.rank and codes[j] == XS_RAISE:
             j += 1
         if j == plan.rank:
             return None
-        for j in range(plan.rank):
-            empty = empty or plan.c.extent[j] == 0
-        if not (n and empty):
+        if not (n and into_empty(plan, codes)):
             return modes
     elif not any(modes):
         return None
@@ -553,25 +559,75 @@ cdef _raise_ravel_error(LayoutPlan plan, tuple values, object codes, Py_ssize_t 
     raise AssertionError(f"kernel flagged row {row} but it is in bounds")  # pragma: no cover
 
 
-# -- the C driver, for other compiled modules -----------------------------------------
+# -- the C driver, also for _drop_ins ---------------------------------------------------
 
-cdef Py_ssize_t run_ravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil:
-    """xs_ravel: fill ``job.out``; the first bad row, or -1."""
-    return xs_ravel(job, n, threads)
+cdef enum:
+    # Batches this long release the GIL while the kernels run; shorter ones,
+    # done well within the interpreter's switch interval (5 ms), keep it
+    # and skip the release and re-acquire.
+    NOGIL_ROWS = 4096
 
 
-cdef Py_ssize_t run_unravel(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil:
-    """xs_unravel: fill ``job.rows_out``; the first bad row, or -1."""
-    return xs_unravel(job, n, threads)
+ctypedef Py_ssize_t (*_driver_fn)(const xs_job* job, Py_ssize_t n, int threads) noexcept nogil
+
+
+cdef inline Py_ssize_t _drive(_driver_fn driver, LayoutPlan plan, xs_job* job, Py_ssize_t n,
+                              int threads) noexcept:
+    """``driver`` (xs_ravel or xs_unravel) on ``job`` for ``plan``, set in
+    the job here with its tiled form: the first bad row, or -1."""
+    cdef Py_ssize_t row
+    job.plan = &plan.c
+    job.tiled = _tiled_of(plan)
+    if n < NOGIL_ROWS:
+        return driver(job, n, threads)
+    with nogil:
+        row = driver(job, n, threads)
+    return row
+
+
+cdef Py_ssize_t run_ravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int threads) noexcept:
+    """xs_ravel on ``plan``: fill ``job.out``; the first bad row, or -1."""
+    return _drive(xs_ravel, plan, job, n, threads)
+
+
+cdef Py_ssize_t run_unravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int threads) noexcept:
+    """xs_unravel on ``plan``: fill ``job.rows_out``; the first bad row, or -1."""
+    return _drive(xs_unravel, plan, job, n, threads)
+
+
+cdef int rows_job(xs_job* job, const char** column, Py_ssize_t* step, int* dtype,
+                  cnp.ndarray a, int row_axis) except -1:
+    """Point ``job`` at the multi-indices of a 2-D integer array ``a`` that
+    lie along ``row_axis`` (0 for an (N, rank) array, 1 for NumPy's
+    (rank, N)), through ``column``, ``step`` and ``dtype`` (rank entries
+    each): column j starts j items into the data and steps by its row
+    stride."""
+    cdef Py_ssize_t j, rank = cnp.PyArray_DIM(a, 1 - row_axis)
+    cdef Py_ssize_t down = cnp.PyArray_STRIDE(a, row_axis)
+    cdef Py_ssize_t across = cnp.PyArray_STRIDE(a, 1 - row_axis)
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a)
+    cdef char* data = <char*> cnp.PyArray_DATA(a)
+    cdef int code = dtype_code(a)
+    for j in range(rank):
+        column[j] = data + j * across
+        step[j] = down
+        dtype[j] = code
+    job.column = column
+    job.column_step = step
+    job.column_dtype = dtype
+    # (one row is contiguous when its entries are; its row stride is unused)
+    job.rows_contiguous = across == item and (
+        cnp.PyArray_DIM(a, row_axis) <= 1 or down == item * rank)
+    return 0
 
 
 # -- ravel --------------------------------------------------------------------------
 
-cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object codes,
-                           cnp.ndarray out, int threads, bint rows_form) except -2:
+cdef Py_ssize_t _ravel_arrays(LayoutPlan plan, list arrays, Py_ssize_t n, object codes,
+                              cnp.ndarray out, int threads, bint rows_form) except -2:
     """Fill ``out`` from ``arrays``: one (N, rank) array if ``rows_form``,
     else one 1-D array per dimension. The first bad row, or -1."""
-    cdef Py_ssize_t rank = plan.rank, j, row
+    cdef Py_ssize_t rank = plan.rank, j
     cdef const char* column_stack[STACK_RANK]
     cdef Py_ssize_t step_stack[STACK_RANK]
     cdef int dtype_stack[STACK_RANK]
@@ -580,8 +636,6 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
     cdef int* dtype = dtype_stack
     cdef cnp.ndarray a
     cdef xs_job job
-    cdef char* data
-    cdef Py_ssize_t item, across
     if rank > STACK_RANK:
         column = <const char**> PyMem_Malloc(rank * sizeof(char*))
         step = <Py_ssize_t*> PyMem_Malloc(rank * sizeof(Py_ssize_t))
@@ -593,35 +647,21 @@ cdef Py_ssize_t _run_ravel(LayoutPlan plan, list arrays, Py_ssize_t n, object co
             raise MemoryError()
     try:
         if rows_form:
-            a = arrays[0]
-            data = <char*> cnp.PyArray_DATA(a)
-            across = cnp.PyArray_STRIDE(a, 1)
-            for j in range(rank):
-                column[j] = data + j * across
-                step[j] = cnp.PyArray_STRIDE(a, 0)
-                dtype[j] = dtype_code(a)
-            item = cnp.PyArray_ITEMSIZE(a)
-            # (one row is contiguous when its entries are; its row stride is unused)
-            job.rows_contiguous = across == item and (
-                n <= 1 or cnp.PyArray_STRIDE(a, 0) == item * rank)
+            rows_job(&job, column, step, dtype, arrays[0], 0)
         else:
             for j in range(rank):
                 a = arrays[j]
                 column[j] = <const char*> cnp.PyArray_DATA(a)
                 step[j] = cnp.PyArray_STRIDE(a, 0)
                 dtype[j] = dtype_code(a)
+            job.column = column
+            job.column_step = step
+            job.column_dtype = dtype
             job.rows_contiguous = False
-        job.plan = &plan.c
-        job.tiled = _tiled_of(plan)
-        job.column = column
-        job.column_step = step
-        job.column_dtype = dtype
         job.mode = NULL if codes is None else <const uint8_t*> <const char*> codes
         job.out = <int64_t*> cnp.PyArray_DATA(out)
         job.out32 = cnp.PyArray_ITEMSIZE(out) == 4
-        with nogil:
-            row = xs_ravel(&job, n, threads)
-        return row
+        return run_ravel(plan, &job, n, threads)
     finally:
         if rank > STACK_RANK:
             PyMem_Free(column)
@@ -649,7 +689,7 @@ cdef object _ravel_array(LayoutPlan plan, cnp.ndarray indices, object modes, obj
         return out
     if _by_reference(plan):
         return (<TiledPlan> plan).ravel_reference(indices, codes, out)
-    row = _run_ravel(plan, [indices], n, codes, out, resolve_threads(threads), True)
+    row = _ravel_arrays(plan, [indices], n, codes, out, resolve_threads(threads), True)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(v) for v in indices[row]), codes, row)
     return out
@@ -667,7 +707,7 @@ def ravel_columns(LayoutPlan plan, columns, modes=None, out=None, threads=None, 
         return out
     if _by_reference(plan):
         return (<TiledPlan> plan).ravel_reference(np.stack(columns, axis=1), codes, out)
-    row = _run_ravel(plan, list(columns), n, codes, out, resolve_threads(threads), False)
+    row = _ravel_arrays(plan, list(columns), n, codes, out, resolve_threads(threads), False)
     if row >= 0:
         _raise_ravel_error(plan, tuple(int(c[row]) for c in columns), codes, row)
     return out
@@ -710,8 +750,6 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         nonzero = np.flatnonzero(linear)
         row = int(nonzero[0]) if nonzero.size else -1
     else:
-        job.plan = &plan.c
-        job.tiled = _tiled_of(plan)
         job.linear = <const char*> cnp.PyArray_DATA(linear)
         job.linear_step = cnp.PyArray_STRIDE(linear, 0)
         job.linear_dtype = dtype_code(linear)
@@ -719,8 +757,7 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
         job.out32 = cnp.PyArray_ITEMSIZE(result) == 4
         job.out_step0 = cnp.PyArray_STRIDE(result, 0)
         job.out_step1 = cnp.PyArray_STRIDE(result, 1)
-        with nogil:
-            row = xs_unravel(&job, n, count)
+        row = run_unravel(plan, &job, n, count)
     if row >= 0:
         if type(plan) is LayoutPlan:
             reference.multi_index(

@@ -34,7 +34,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memset
 
 import builtins
@@ -43,7 +43,7 @@ from inspect import signature as _signature
 import numpy as np
 
 from xlashape._batch cimport (
-    XS_CLIP, XS_WRAP, dtype_code, new_result, resolve_threads, run_ravel, run_unravel, xs_job,
+    dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel, run_unravel, xs_job,
 )
 from xlashape._plan cimport XS_I64, LayoutPlan, xs_unravel_value
 
@@ -107,8 +107,6 @@ cdef enum:
     # Ranks the fast path takes (NumPy's own limit, NPY_MAXDIMS); higher
     # ones take the general path.
     MAX_RANK = 64
-    # Batches this long release the GIL while the kernels run.
-    NOGIL_ROWS = 4096
     # Layouts kept by value; the cache starts afresh when full.
     CACHE_LIMIT = 512
     # Values of a tuple of lists the fast path copies onto the stack (more
@@ -120,12 +118,6 @@ cdef object _INTEGER = np.integer
 cdef object _MEMORYVIEW = builtins.memoryview
 # struct formats of native integers: what memoryview.tolist() reads as ints
 cdef frozenset _INTEGER_FORMATS = frozenset("bBhHiIlLqQnN")
-# One mode code per dimension, for each mode given once.
-cdef uint8_t _WRAP_CODES[MAX_RANK]
-cdef uint8_t _CLIP_CODES[MAX_RANK]
-for _k in range(MAX_RANK):
-    _WRAP_CODES[_k] = XS_WRAP
-    _CLIP_CODES[_k] = XS_CLIP
 
 
 # -- the layout of (dims, order, padded_dims) ----------------------------------
@@ -268,28 +260,6 @@ cdef bint _as_int64(object value, int64_t* out) except -1:
     return not overflow
 
 
-cdef const uint8_t* _mode_codes(LayoutPlan plan, object mode, bint* ok) noexcept:
-    """The kernels' codes for a mode given once as a str (NULL: all raise);
-    ``ok`` false for any other mode, or for 'wrap' or 'clip' with a
-    dimension of size 0 (an error the general path words)."""
-    cdef const uint8_t* codes
-    cdef Py_ssize_t j
-    ok[0] = type(mode) is str
-    if not ok[0] or mode == "raise":
-        return NULL
-    if mode == "wrap":
-        codes = _WRAP_CODES
-    elif mode == "clip":
-        codes = _CLIP_CODES
-    else:
-        ok[0] = False
-        return NULL
-    for j in range(plan.rank):
-        if plan.c.extent[j] == 0:
-            ok[0] = False
-    return codes
-
-
 cdef bint _index_array(object value, const char** data, Py_ssize_t* step,
                        int* dtype) noexcept:
     """Whether ``value`` is an index array the kernels read as one flat
@@ -341,7 +311,7 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
         return None
     if len(<tuple> multi_index) != rank:
         return None
-    job.mode = _mode_codes(plan, mode, &ok)
+    job.mode = mode_once(plan, mode, &ok)
     if not ok:
         return None
     first = (<tuple> multi_index)[0]
@@ -373,8 +343,8 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     job.column = column
     job.column_step = step
     job.column_dtype = dtype
-    if not _run_ravel(plan, &job, n, threads):
-        return None
+    if run_ravel(plan, &job, n, resolve_threads(threads)) >= 0:
+        return None  # the general path raises for the flagged row
     if job.out == &offset:
         return PyArray_Scalar(&offset, _INTP, None)
     return result
@@ -413,14 +383,13 @@ cdef object _ravel_lists_fast(LayoutPlan plan, tuple lists, xs_job* job, object 
     job.column_dtype = dtype
     result = _new_result(1, &n)
     job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
-    return result if _run_ravel(plan, job, n, threads) else None
+    return result if run_ravel(plan, job, n, resolve_threads(threads)) < 0 else None
 
 
 cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, object threads):
     """_ravel_fast for a (rank, N) integer array (NumPy reads it as rank
     rows): each of its rows is a column; the (N, rank) kernel reads the
     common ``a.T`` of a C-contiguous (N, rank) array."""
-    cdef Py_ssize_t rank = plan.rank, j
     cdef cnp.npy_intp n
     cdef const char* column[MAX_RANK]
     cdef Py_ssize_t step[MAX_RANK]
@@ -428,49 +397,23 @@ cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, obj
     cdef bint ok
     cdef xs_job job
     memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
-    if (cnp.PyArray_NDIM(rows) != 2 or cnp.PyArray_DIM(rows, 0) != rank
+    if (cnp.PyArray_NDIM(rows) != 2 or cnp.PyArray_DIM(rows, 0) != plan.rank
             or not cnp.PyArray_ISINTEGER(rows) or not cnp.PyArray_ISNOTSWAPPED(rows)
             or not cnp.PyArray_ISALIGNED(rows)):
         return None
     n = cnp.PyArray_DIM(rows, 1)
-    job.mode = _mode_codes(plan, mode, &ok)
+    job.mode = mode_once(plan, mode, &ok)
     if not ok or n == 0:
         return None
-    cdef char* data = <char*> cnp.PyArray_DATA(rows)
-    cdef Py_ssize_t across = cnp.PyArray_STRIDE(rows, 0), down = cnp.PyArray_STRIDE(rows, 1)
-    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(rows)
-    for j in range(rank):
-        column[j] = data + j * across
-        step[j] = down
-        dtype[j] = dtype_code(rows)
-    job.column = column
-    job.column_step = step
-    job.column_dtype = dtype
-    # (one row is contiguous when its entries are; its row stride is unused)
-    job.rows_contiguous = across == item and (n <= 1 or down == item * rank)
+    rows_job(&job, column, step, dtype, rows, 1)
     result = _new_result(1, &n)
     job.out = <int64_t*> cnp.PyArray_DATA(<cnp.ndarray> result)
-    return result if _run_ravel(plan, &job, n, threads) else None
-
-
-cdef bint _run_ravel(LayoutPlan plan, xs_job* job, cnp.npy_intp n, object threads) except -1:
-    """Run a ravel job on ``plan``; False if the driver flags a row (the
-    general path raises for it)."""
-    cdef int count = resolve_threads(threads)
-    cdef Py_ssize_t bad
-    job.plan = &plan.c
-    if n >= NOGIL_ROWS:
-        with nogil:
-            bad = run_ravel(job, n, count)
-    else:
-        bad = run_ravel(job, n, count)
-    return bad < 0
+    return result if run_ravel(plan, &job, n, resolve_threads(threads)) < 0 else None
 
 
 cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
     """The result of unravel_index's common calls, or None."""
-    cdef Py_ssize_t rank = plan.rank, k, bad
-    cdef int count
+    cdef Py_ssize_t rank = plan.rank, k
     cdef int64_t value
     cdef int64_t position[MAX_RANK]
     cdef cnp.npy_intp dims[MAX_RANK + 1]
@@ -494,7 +437,6 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
             dims[k + 1] = cnp.PyArray_DIM(<cnp.ndarray> indices, k)
         rows = _new_result(ndim + 1, dims)
         memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
-        job.plan = &plan.c
         job.linear = data
         job.linear_step = step
         job.linear_dtype = dtype
@@ -502,13 +444,9 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
         job.rows_out = <char*> cnp.PyArray_DATA(rows)
         job.out_step0 = sizeof(int64_t)
         job.out_step1 = n * sizeof(int64_t)
-        count = resolve_threads(threads)
-        if n >= NOGIL_ROWS:
-            with nogil:
-                bad = run_unravel(&job, n, count)
-        else:
-            bad = run_unravel(&job, n, count)
-        return None if bad >= 0 else _row_views(rows)
+        if run_unravel(plan, &job, n, resolve_threads(threads)) >= 0:
+            return None  # the general path raises for the flagged row
+        return _row_views(rows)
     if not _as_int64(indices, &value):
         return None
     resolve_threads(threads)  # unused for one index, but checked as for many
