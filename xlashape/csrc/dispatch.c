@@ -1,6 +1,6 @@
-/* The driver of dispatch.h: the level's kernel table, the chunk functions
- * that run a kernel and rescan a flagged chunk, and the hand-off to the
- * pool. */
+/* The driver of dispatch.h: the level in use (its struct of kernels.h),
+ * the chunk functions that run a kernel and rescan a flagged chunk, how a
+ * call stores its results, and the hand-off to the pool. */
 #include "dispatch.h"
 
 #include <stdlib.h>

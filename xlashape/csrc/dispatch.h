@@ -3,8 +3,8 @@
  * it is large enough) and return the first bad row, or -1.
  *
  * Kernels are chosen by the index dtype from the struct of kernels
- * (kernels.h) of the CPU level picked once, at import (xs_select_level); a job with a tiled plan runs
- * the tiled chunks of tiled.h instead. Ravel reads one (N, rank) array
+ * (kernels.h) of the CPU level picked once, at import (xs_select_level);
+ * a job with a tiled plan runs the tiled chunks of tiled.h instead. Ravel reads one (N, rank) array
  * (the rows kernel), rank contiguous columns of one dtype (the fused column
  * kernel), or any columns (the column kernels of kernels_columns.h). Under
  * 'wrap' or 'clip' the first two run by blocks as if every dimension
