@@ -39,40 +39,10 @@ static const xs_kernels *const compiled[XS_NLEVELS] = {XS_LEVELS(XS_LEVEL_STRUCT
 static const char *const features[XS_NLEVELS] = {XS_LEVELS(XS_LEVEL_FEATURES)};
 #undef XS_LEVEL_FEATURES
 
-#if XS_X86_DISPATCH
-/* Whether the CPU (and OS) support the instruction set ``name`` (of
- * ``len`` characters). __builtin_cpu_supports takes only a literal, so the
- * names levels.h uses are listed here to be matched; a name not listed
- * counts as unsupported, so a level asking for it is never picked. */
-#define XS_CPU_FEATURES(X) \
-    X("avx2") X("fma") X("bmi") X("bmi2") X("popcnt") X("avx512f") X("avx512dq") X("avx512vl") \
-    X("avx512bw") X("avx512cd")
-static int cpu_has(const char *name, size_t len) {
-#define XS_CPU_HAS(f) \
-    if (len == sizeof f - 1 && memcmp(name, f, len) == 0) return __builtin_cpu_supports(f);
-    XS_CPU_FEATURES(XS_CPU_HAS)
-#undef XS_CPU_HAS
-    return 0;
-}
-#endif
-
-/* Whether this CPU supports every instruction set of a comma-separated list. */
-static int cpu_supports(const char *list) {
-#if XS_X86_DISPATCH
-    __builtin_cpu_init();
-    for (const char *name = list; *name != '\0';) {
-        size_t len = strcspn(name, ",");
-        if (!cpu_has(name, len)) return 0;
-        name += len + (name[len] == ',');
-    }
-#endif
-    return list[0] == '\0' || XS_X86_DISPATCH;
-}
-
 int xs_best_level(void) {
     int best = 0;
     for (int level = 1; level < XS_NLEVELS; level++)
-        if (cpu_supports(features[level])) best = level;
+        if (xs_cpu_supports(features[level])) best = level;
     return best;
 }
 

@@ -1,6 +1,8 @@
-/* The vector operations of the AVX2 kernels (4 lanes of 64 bits), for the
- * loops of kernels_impl.h: the names of kernels_vec_avx512.h, for AVX2 and
- * FMA. Included by kernels_avx2.c only, inside its target pragma.
+/* The vector operations of the AVX2 kernels (4 lanes of 64 bits): this
+ * level's implementation of kernels_vec.h, the contract that lists them
+ * and says what each must do, for the loops of kernels_impl.h and
+ * tiled_kernels.h, with AVX2 and FMA. Included by kernels_avx2.c (and the
+ * tests' vec_check_avx2.c) only, inside its target pragma.
  *
  * AVX2 has no conversion between int64 and double: values below 2**52 go
  * through the bits of 2**52 + v (kernels_common.h does the same in C).

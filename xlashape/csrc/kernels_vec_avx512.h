@@ -1,7 +1,10 @@
-/* The vector operations of the AVX-512 kernels (8 lanes of 64 bits), for
- * the loops of kernels_impl.h. Included by kernels_avx512.c only, inside
- * its target pragma, so that nothing else is compiled with these
- * instructions. kernels_vec_avx2.h defines the same names for AVX2.
+/* The vector operations of the AVX-512 kernels (8 lanes of 64 bits): this
+ * level's implementation of kernels_vec.h, the contract that lists them
+ * and says what each must do, for the loops of kernels_impl.h and
+ * tiled_kernels.h. Included by kernels_avx512.c (and the tests'
+ * vec_check_avx512.c) only, inside its target pragma, so that nothing else
+ * is compiled with these instructions. kernels_vec_avx2.h and
+ * kernels_vec_portable.h implement the same contract.
  *
  * xs_vd holds doubles, xs_vi int64 values, and xs_vok one bit (or lane) per
  * row that stays set while the row is good.
@@ -223,8 +226,8 @@ static inline xs_vi xs_vmul(xs_vi a, xs_vi b, const int narrow) {
 }
 static inline xs_vi xs_vadd(xs_vi a, xs_vi b) { return _mm512_add_epi64(a, b); }
 
-/* ok, less the rows of the ``rank`` vectors ``v`` with an element past its
- * extent. */
+/* ok, less the lanes in which one of the ``rank`` vectors ``v`` holds an
+ * element past its extent (a lane, not a row: kernels_vec.h). */
 static inline void xs_vravel_check(const xs_vi *v, const int rank, const xs_vravel *t,
                                    xs_vok *ok) {
     __mmask8 in = 0xFF;  /* checks of one vector of rows: independent of other vectors' */

@@ -28,6 +28,41 @@
 #define XS_FEATURES_avx2 "avx2,fma,bmi,bmi2,popcnt"
 #define XS_FEATURES_avx512 "avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt"
 
+#include <string.h>
+
+#if XS_X86_DISPATCH
+/* Whether the CPU (and OS) support the instruction set ``name`` (of
+ * ``len`` characters). __builtin_cpu_supports takes only a literal, so the
+ * names the features above use are listed here to be matched; a name not
+ * listed counts as unsupported, so a level asking for it is never picked. */
+#define XS_CPU_FEATURES(X) \
+    X("avx2") X("fma") X("bmi") X("bmi2") X("popcnt") X("avx512f") X("avx512dq") X("avx512vl") \
+    X("avx512bw") X("avx512cd")
+static inline int xs_cpu_has(const char *name, size_t len) {
+#define XS_CPU_HAS(f) \
+    if (len == sizeof f - 1 && memcmp(name, f, len) == 0) return __builtin_cpu_supports(f);
+    XS_CPU_FEATURES(XS_CPU_HAS)
+#undef XS_CPU_HAS
+    return 0;
+}
+#endif
+
+/* Whether this CPU supports every instruction set of a comma-separated
+ * list (a level's XS_FEATURES_<name>). Call it outside any target pragma. */
+static inline int xs_cpu_supports(const char *list) {
+#if XS_X86_DISPATCH
+    __builtin_cpu_init();
+    for (const char *name = list; *name != '\0';) {
+        size_t len = strcspn(name, ",");
+        if (!xs_cpu_has(name, len)) return 0;
+        name += len + (name[len] == ',');
+    }
+    return 1;
+#else
+    return list[0] == '\0';
+#endif
+}
+
 #define XS_LEVEL_ENUM(name) XS_LEVEL_##name,
 enum xs_level { XS_LEVELS(XS_LEVEL_ENUM) XS_NLEVELS };
 #undef XS_LEVEL_ENUM

@@ -1,0 +1,300 @@
+/* The vector contract: every vector operation that the loops of
+ * kernels_impl.h and tiled_kernels.h, and the store stream of
+ * kernels_store.h, use, and what each must do. Each vector level
+ * implements this list in one header: kernels_vec_avx2.h (4 lanes),
+ * kernels_vec_avx512.h (8 lanes), and kernels_vec_portable.h (plain C, 4
+ * or 8 lanes, any CPU: the reference that tests/test_vector_ops.py holds
+ * each level to, through xlashape/_vec_check.pyx and csrc/vec_check*.c).
+ *
+ * A level header is included after kernels_common.h (plan.h's
+ * XS_MAX_UNROLLED, XS_ALWAYS_INLINE, the store modes, XS_TWO52), inside
+ * its level's target pragma, and only one level header per translation
+ * unit (they share the guard XLASHAPE_KERNELS_VEC_H). It defines the
+ * store operations below, then includes kernels_store.h (the store
+ * stream, xs_vstream, written once over those operations), then the
+ * operations that put vectors on a stream.
+ *
+ * This file is the list. Included after a level header (vec_check*.c do,
+ * for every level), it declares each function again with its contract
+ * signature, so that the compiler rejects a level whose function differs,
+ * and checks the macros; it defines nothing.
+ *
+ * Words used below. A vector has XS_VL lanes of 64 bits; lane l of an
+ * xs_vi is bytes 8l..8l+7 of its memory image (kernels_store.h copies
+ * vectors to and from memory with memcpy; vec_check does too). "Lanes
+ * where" means lane by lane, independently. Integer lanes are int64 bits:
+ * arithmetic wraps modulo 2**64, and "unsigned" reads them as uint64. A
+ * precondition is what the caller guarantees; outside it a level may
+ * return anything (but must not fault or write outside what the
+ * operation names). A lane of ``ok`` is "good" while its row is; an
+ * operation "clears" lanes of ok and never sets one. Rows of (N, R)
+ * arrays are C-contiguous: element e of XS_VL rows read as R vectors is
+ * lane e % XS_VL of vector e / XS_VL, and belongs to row e / R, dimension
+ * e % R.
+ *
+ * Where the levels differ: only AVX2 defines the optional operations
+ * (XS_VRAVEL_COLUMN, XS_VSTORE_ROWS32; the loops test for them with
+ * #ifdef). AVX-512 leaves ravel of columns to the compiler's vectorisation
+ * of the plain loop, which has the unsigned 64-bit compares and 64-bit
+ * products that AVX2 spells out by hand, and dispatch.c gives it no 32-bit
+ * unravel kernel (its 32-bit results are narrowed from int64 blocks). The
+ * rank sets XS_VROWS and XS_VRAVEL differ by measurement. A level may keep
+ * helpers of its own (AVX2: xs_vkeep_offsets, xs_vwiden_offsets,
+ * xs_vnarrow); no loop uses them, and they are not part of the contract.
+ *
+ * Not part of it: relayout_impl.h's transposes (to_linear and from_linear)
+ * are blocks of 1- to 8-byte elements moved through intrinsics of their
+ * own under XS_RELAYOUT_VEC, with a scalar transpose as the baseline; they
+ * share no name or type with these operations.
+ */
+#ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
+#define XLASHAPE_KERNELS_VEC_CONTRACT_H
+
+#ifndef XLASHAPE_KERNELS_VEC_H
+#error "kernels_vec.h checks a level header: include kernels_vec_<level>.h first"
+#endif
+
+/* ---- macros ---------------------------------------------------------------
+ *
+ * XS_VL
+ *     Lanes of 64 bits in a vector (AVX2 4, AVX-512 8). The loops take
+ *     rows XS_VL at a time and leave the last (stop - start) % XS_VL to
+ *     their scalar steps.
+ * XS_VBYTES
+ *     Bytes of a vector, 8 * XS_VL: what one put on the store stream
+ *     writes. kernels_store.h derives XS_VLANES = XS_VBYTES / 4, the
+ *     32-bit lanes of a vector, from it.
+ * XS_VROWS(R)
+ *     Nonzero for the ranks R (1 to XS_MAX_UNROLLED) whose (N, R) rows the
+ *     level stores by xs_vstore_rows (and xs_vstore_rows32); a constant
+ *     expression, also usable in #if. Where XS_VSTORE_ROWS32 is defined it
+ *     may hold only for ranks 1, 2 and 4 (xs_unravel_rows32 of
+ *     kernels_impl.h switches over those).
+ * XS_VRAVEL(R)
+ *     Nonzero for the ranks R whose rows ravel reads a vector of rows at a
+ *     time (xs_vravel_init, _check, _rowsum, _sum); a constant expression.
+ * XS_VRAVEL_COLUMN (optional)
+ *     Defined (as 1) where the level has xs_vravel_column.
+ * XS_VSTORE_ROWS32 (optional)
+ *     Defined (as 1) where the level has xs_vstore_rows32.
+ */
+#if !defined(XS_VL) || !defined(XS_VBYTES) || !defined(XS_VROWS) || !defined(XS_VRAVEL)
+#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R) and XS_VRAVEL(R)"
+#endif
+#if XS_VBYTES != 8 * XS_VL
+#error "XS_VBYTES is 8 * XS_VL"
+#endif
+#if defined(XS_VSTORE_ROWS32) && (XS_VROWS(3) || XS_VROWS(5) || XS_VROWS(6) || XS_VROWS(7) || XS_VROWS(8))
+#error "with XS_VSTORE_ROWS32, XS_VROWS holds for ranks 1, 2 and 4 only"
+#endif
+
+/* ---- types ----------------------------------------------------------------
+ *
+ * xs_vi
+ *     XS_VL int64 lanes, exactly XS_VBYTES bytes, lane l at bytes 8l..8l+7
+ *     of its memory image. A value, copied freely.
+ * xs_vd
+ *     XS_VL double lanes, in the same way.
+ * xs_vok
+ *     One flag per lane: good or not. Opaque (AVX2: the sign bit of a
+ *     double lane, AVX-512: a mask bit); made by xs_vok_all, changed by
+ *     the operations that take an ``xs_vok *ok`` or return one, read only
+ *     by xs_vok_bad.
+ * xs_vlanes
+ *     A set of the XS_VLANES 32-bit lanes of a vector (AVX2: all ones in
+ *     each lane of the set, AVX-512: a mask bit per lane), for masked
+ *     stores; made by xs_vlanes_below and xs_vlanes_not only.
+ * xs_vrows
+ *     What xs_vrows_init prepares for xs_vstore_rows: one rank and its
+ *     permutation. Set up once per call of a loop, outside the rows.
+ * xs_vravel
+ *     What xs_vravel_init prepares for xs_vravel_check, _rowsum and _sum:
+ *     one rank's extents and strides laid out by lane.
+ */
+typedef char xs_vcontract_vi_bytes[sizeof(xs_vi) == XS_VBYTES ? 1 : -1];
+typedef char xs_vcontract_vd_bytes[sizeof(xs_vd) == XS_VBYTES ? 1 : -1];
+
+/* ---- filling, and the lanes' flags ------------------------------------- */
+
+/* Every lane x. */
+static xs_vd xs_vd_set(double x);
+/* Every lane x (the bits of x as int64). */
+static xs_vi xs_vi_set(uint64_t x);
+/* Every lane good. */
+static xs_vok xs_vok_all(void);
+/* Nonzero when some lane of ok is not good, 0 when every lane is. */
+static int xs_vok_bad(xs_vok ok);
+/* The lanes good in both a and b. */
+static xs_vok xs_vok_and(xs_vok a, xs_vok b);
+/* ok, less the lanes where x < limit does not hold (doubles, an ordered
+ * compare: a NaN lane is cleared). */
+static xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit);
+/* ok, less the lanes where x >= limit. Precondition: every lane of x and
+ * of limit in [0, 2**63), where signed and unsigned compares agree (AVX2
+ * compares signed, AVX-512 unsigned). */
+static xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit);
+
+/* ---- loads (p: any alignment; XS_VL items readable from p) -------------- */
+
+/* XS_VL int64 items from p. */
+static xs_vi xs_vload_i64(const int64_t *p);
+/* XS_VL int32 items from p, each sign-extended to int64. */
+static xs_vi xs_vload_i32(const int32_t *p);
+/* XS_VL offsets from p (int64, or int32 sign-extended): lane l is the
+ * item where 0 <= item < size, and 0 elsewhere, where ok's lane l is also
+ * cleared. Precondition: size < 2**63 (AVX2 compares signed). */
+static xs_vi xs_vload_ioffsets_i64(const int64_t *p, uint64_t size, xs_vok *ok);
+static xs_vi xs_vload_ioffsets_i32(const int32_t *p, uint64_t size, xs_vok *ok);
+/* The same lanes as doubles, exactly: xs_vi_to_vd of xs_vload_ioffsets.
+ * Precondition: size <= 2**52 (the loops pass at most XS_FLOOR_DIV_LIMIT,
+ * 2**50). */
+static xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok);
+static xs_vd xs_vload_offsets_i32(const int32_t *p, uint64_t size, xs_vok *ok);
+
+/* ---- integer lanes --------------------------------------------------------*/
+
+/* a & b. */
+static xs_vi xs_vand(xs_vi a, xs_vi b);
+/* n >> shift, logical, lane by lane (each lane its own count, read
+ * unsigned); a count of 64 or more gives 0. */
+static xs_vi xs_vshr(xs_vi n, xs_vi shift);
+/* n << shift, lane by lane; a count of 64 or more gives 0. */
+static xs_vi xs_vshl(xs_vi n, xs_vi shift);
+/* acc | (((n >> shift) & mask) << weight), the shifts as xs_vshr and
+ * xs_vshl: one digit of n moved to its place in an index. */
+static xs_vi xs_vdigit(xs_vi acc, xs_vi n, xs_vi shift, xs_vi mask, xs_vi weight);
+/* a * b modulo 2**64; with ``narrow`` (a compile-time constant in the
+ * loops), the product of the low 32 bits of each, unsigned, as a 64-bit
+ * value: equal to a * b where both lanes fit in 32 bits. */
+static xs_vi xs_vmul(xs_vi a, xs_vi b, const int narrow);
+/* a + b modulo 2**64. */
+static xs_vi xs_vadd(xs_vi a, xs_vi b);
+
+/* ---- double lanes, and conversions --------------------------------------*/
+
+/* floor(n * rw + hrw), the product and sum rounded once (a fused
+ * multiply-add, then floor). With rw = 1 / w rounded, hrw = rw / 2, an
+ * integer 0 <= n < 2**50 and an integer w >= 1, it is n // w exactly
+ * (kernels_common.h, XS_FLOOR_DIV_LIMIT, says why). */
+static xs_vd xs_vfloor_fma(xs_vd n, xs_vd rw, xs_vd hrw);
+/* n - q * w, rounded once (a fused negated multiply-add): with q from
+ * xs_vfloor_fma as above, n % w exactly. */
+static xs_vd xs_vfnmadd(xs_vd q, xs_vd w, xs_vd n);
+/* The int64 lanes as doubles. Precondition: every lane in [0, 2**52)
+ * (AVX2 converts through the bits of 2**52 + x). */
+static xs_vd xs_vi_to_vd(xs_vi x);
+/* The double lanes as int64. Precondition: every lane an integer in
+ * [0, 2**52) (-0.0 included, giving 0). */
+static xs_vi xs_vd_to_vi(xs_vd x);
+
+/* ---- stores ----------------------------------------------------------- */
+
+/* The XS_VL lanes to p (any alignment). */
+static void xs_vstore(int64_t *p, xs_vi v);
+
+/* The store stream's operations, on 32-bit lanes of the memory image
+ * (lane j: bytes 4j..4j+3).
+ *
+ * The lanes j < n. Precondition: 0 <= n <= XS_VLANES. */
+static xs_vlanes xs_vlanes_below(int n);
+/* The lanes not in m. */
+static xs_vlanes xs_vlanes_not(xs_vlanes m);
+/* xs_vkeep and xs_vjoin make the aligned slots of kernels_store.h: with
+ * 0 < lag < XS_VLANES, ``turn`` the xs_vi whose 32-bit lane j is j - lag +
+ * XS_VLANES and low = xs_vlanes_below(lag) (as xs_vstream_begin makes
+ * them), the vector
+ *     xs_vjoin(xs_vkeep(prev, turn), v, turn, low)
+ * has as lane j lane j - lag + XS_VLANES of prev for j < lag, and lane
+ * j - lag of v for j >= lag: the last lag lanes of the previous vector,
+ * then v moved up by lag. The lanes below lag of
+ *     xs_vjoin(c, c, turn, low), c = xs_vkeep(prev, turn)
+ * are those of prev's last lag lanes in the same way (the stream's tail);
+ * its other lanes are unspecified. Only these two forms are in the
+ * contract: what xs_vkeep returns is the level's own form of the carry
+ * (AVX2 turns it already, AVX-512 keeps the vector as it is). */
+static xs_vi xs_vkeep(xs_vi v, xs_vi turn);
+static xs_vi xs_vjoin(xs_vi carry, xs_vi v, xs_vi turn, xs_vlanes low);
+/* The 32-bit lanes of v in m to p (lane j to p + 4j); no byte of the
+ * other lanes is read or written, so another thread may write them.
+ * Precondition: p aligned to 4 bytes. */
+static void xs_vstore_lanes(void *p, xs_vlanes m, xs_vi v);
+/* v to p by a non-temporal store where the level has one (a plain store
+ * is within the contract). Precondition: p aligned to XS_VBYTES. The
+ * caller fences (dispatch.c, fenced_chunk) before another thread reads. */
+static void xs_vstore_nt(void *p, xs_vi v);
+
+/* ---- (N, rank) rows in registers ------------------------------------------
+ *
+ * Prepare t for xs_vstore_rows of ``rank`` positions: position[d] (d <
+ * rank) is the position of dimension d in minor_to_major, most minor
+ * first (xs_plan.position). Precondition: 1 <= rank <= XS_MAX_UNROLLED and
+ * position a permutation of 0..rank-1; any such rank, not only those of
+ * XS_VROWS (tiled_kernels.h prepares t whatever its rank, and stores rows
+ * only where XS_VROWS holds). */
+static void xs_vrows_init(xs_vrows *t, int rank, const int *position);
+/* XS_VL rows of ``rank`` int64 indices, C-contiguous and in dimension
+ * order, put on the store stream ``out`` as ``rank`` vectors: col[k]
+ * holds position k of the XS_VL rows (lane i: row i), so that dimension d
+ * of row i is lane i of col[position[d]]. Precondition: t prepared by
+ * xs_vrows_init for this rank. */
+static void xs_vstore_rows(xs_vstream *out, const xs_vi *col, const int rank, const xs_vrows *t);
+
+#ifdef XS_VSTORE_ROWS32
+/* The rows of xs_vstore_rows, each index narrowed to its low 32 bits
+ * (the loops call it where every index is below 2**31): rank 1 stores
+ * its XS_VL uint32 at ``out`` itself (half a vector, the stream
+ * untouched); ranks 2 and 4 put rank / 2 vectors on the stream s (``out``
+ * unused). position as for xs_vrows_init. Precondition: XS_VROWS(rank)
+ * (1, 2 or 4). */
+static void xs_vstore_rows32(xs_vstream *s, uint32_t *out, const xs_vi *col, const int rank,
+                             const int *position);
+#endif
+
+/* ---- ravel: (N, rank) rows in registers ---------------------------------
+ *
+ * Prepare t for XS_VL rows of ``rank`` dimensions of the given extents and
+ * strides (by dimension number). Precondition: XS_VRAVEL(rank), every
+ * extent below 2**63. */
+static void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent, const uint64_t *stride);
+/* ok, less the lanes l where some vector v[j] (j < rank) holds in lane l
+ * an element outside [0, extent) of its dimension (read unsigned, a
+ * negative index is outside). Elements are laid out as the rows of the
+ * words above, v[0..rank) holding XS_VL rows: lane l of ok does not stand
+ * for row l, but the loops read ok only through xs_vok_bad. */
+static void xs_vravel_check(const xs_vi *v, const int rank, const xs_vravel *t, xs_vok *ok);
+/* Lane r: the sum modulo 2**64 of the rank elements of row r of the XS_VL
+ * rows that v[0..rank) holds. v may be overwritten. */
+static xs_vi xs_vravel_rowsum(xs_vi *v, const int rank, const xs_vravel *t);
+/* Lane r: the offset of row r, the sum of each element times its
+ * dimension's stride (xs_vmul with ``narrow``, modulo 2**64), and ok as
+ * xs_vravel_check leaves it. The loops pass ``narrow`` where every extent
+ * is at most 2**32 and every stride below 2**32: a row whose products
+ * then differ from the full ones has an index out of range, and is
+ * flagged. v may be overwritten. */
+static xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t, const int narrow,
+                           xs_vok *ok);
+
+#ifdef XS_VRAVEL_COLUMN
+/* One vector of one dimension's indices v (a column): acc + v * stride
+ * (xs_vmul with ``narrow``), and ok less the lanes where v, read signed,
+ * is outside [0, extm1] (extm1: the extent less 1, read signed, so an
+ * extent of 0 clears every lane). */
+static xs_vi xs_vravel_column(xs_vi acc, xs_vi v, xs_vi extm1, xs_vi stride, const int narrow,
+                              xs_vok *ok);
+#endif
+
+/* Rank-4 rows of 32-bit indices into 32-bit offsets (xs_ravel_cols32 of
+ * kernels_impl.h): rows i, i + 1, ... of the C-contiguous (N, 4) uint32
+ * array ``rows``, XS_VLANES rows at a time while i + XS_VLANES <= stop:
+ * out[r] = the sum over d of rows[4r + d] * (uint32)stride[d] modulo
+ * 2**32, written through a store stream begun at out + i with ``store``
+ * (enum xs_store) and ended before the return. ``*bad`` gains a nonzero
+ * value where some rows[4r + d] >= extent[d] (unsigned, so a negative
+ * int32 is huge); it is never cleared. Returns the first row not done.
+ * Precondition: every extent at most 2**31 (a buffer of at most 2**31
+ * elements). */
+static ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
+                                     const uint64_t *stride, uint32_t *out, ptrdiff_t i,
+                                     ptrdiff_t stop, int store, uint64_t *bad);
+
+#endif

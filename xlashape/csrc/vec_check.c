@@ -1,0 +1,27 @@
+/* The table of vec_check.h's levels: the portable ones everywhere, the x86
+ * ones where GCC or clang compiles for x86. */
+#include "vec_check.h"
+
+#include "dispatch.h"
+
+static const xs_vcheck_level *const levels[] = {
+    &xs_vcheck_portable4,
+    &xs_vcheck_portable8,
+#if XS_X86_DISPATCH
+    &xs_vcheck_avx2,
+    &xs_vcheck_avx512,
+#endif
+};
+
+int xs_vcheck_nlevels(void) { return (int)(sizeof levels / sizeof *levels); }
+
+const xs_vcheck_level *xs_vcheck_level_at(int k) {
+    return k >= 0 && k < xs_vcheck_nlevels() ? levels[k] : NULL;
+}
+
+#define XS_VCHECK_NAME(name) #name,
+static const char *const op_names[XS_VCHECK_NOPS] = {XS_VCHECK_OPS(XS_VCHECK_NAME)};
+
+const char *xs_vcheck_op_name(int op) {
+    return op >= 0 && op < XS_VCHECK_NOPS ? op_names[op] : NULL;
+}

@@ -1,0 +1,24 @@
+/* The level "avx2" of vec_check.h: vec_check_impl.h over
+ * kernels_vec_avx2.h, compiled for AVX2 by the target pragma of levels.h
+ * as kernels_avx2.c is; x86 with GCC or clang only. */
+#include "vec_check.h"
+#include "dispatch.h"
+
+#if XS_X86_DISPATCH
+
+/* Outside the target pragma: it runs on every CPU. As xs_best_level. */
+static int xs_vcheck_avx2_supported(void) { return xs_cpu_supports(XS_FEATURES_avx2); }
+
+XS_TARGET_BEGIN(XS_FEATURES_avx2)
+#include "kernels_common.h"
+#include "kernels_vec_avx2.h"
+#include "kernels_vec.h"
+
+static unsigned xs_vcheck_ok_bits(xs_vok ok) { return (unsigned)_mm256_movemask_pd(ok); }
+
+#define XS_VCHECK_FENCE() _mm_sfence()
+#define XS_VCHECK_LEVEL avx2
+#define XS_VCHECK_SUPPORTED xs_vcheck_avx2_supported
+#include "vec_check_impl.h"
+XS_TARGET_END()
+#endif

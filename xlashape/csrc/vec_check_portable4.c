@@ -1,0 +1,29 @@
+/* The level "portable4" of vec_check.h: vec_check_impl.h over
+ * kernels_vec_portable.h with 4 lanes (as AVX2, with its rank sets and optional operations), and
+ * the untiled loops of kernels_impl.h compiled over it. Any CPU, any
+ * compiler. */
+#include "vec_check.h"
+
+#if !defined(__GNUC__) && !defined(__clang__)
+/* kernels_impl.h's vector loops prefetch through GCC's builtin: until
+ * this file, only the x86 levels (GCC or clang) compiled them. */
+#define __builtin_prefetch(p) ((void)(p))
+#endif
+
+#include "kernels_common.h"
+#define XS_PORTABLE_VL 4
+#include "kernels_vec_portable.h"
+#include "kernels_vec.h"
+
+static int xs_vcheck_anywhere(void) { return 1; }
+
+static unsigned xs_vcheck_ok_bits(xs_vok ok) {
+    unsigned bits = 0;
+    for (int l = 0; l < XS_VL; l++) bits |= (unsigned)ok.good[l] << l;
+    return bits;
+}
+
+#define XS_VCHECK_LEVEL portable4
+#define XS_VCHECK_SUPPORTED xs_vcheck_anywhere
+#define XS_VCHECK_KERNELS 1
+#include "vec_check_impl.h"
