@@ -165,13 +165,14 @@ def used_by_loops() -> set[str]:
     define themselves; a pasted prefix (xs_vload_ioffsets_ ## XS_TN) stands
     for its int32 and int64 names."""
     used, local = set(), set()
-    for name in ("kernels_impl.h", "tiled_kernels.h", "kernels_store.h"):
+    loops = ("kernels_impl.h", "tiled_kernels.h", "tiled_kernels_impl.h", "tiled_kernels_dims.h")
+    for name in (*loops, "kernels_store.h"):
         text = _text(name)
         used |= set(re.findall(rf"\b({NAME})\b", text))
         local |= defined_in(text)
-    # tiled_kernels.h pastes xs_vload_(i)offsets_<TN> from its parts
-    for kind in re.findall(r"XS_TCAT4_\(xs, vload, (\w+), TN\)", _text("tiled_kernels.h")):
-        used |= {f"xs_vload_{kind}_"}
+    # the tiled loops paste xs_vload_(i)offsets_<TN> from its parts
+    for name in loops:
+        used |= set(re.findall(r"XS_T?CAT2\((xs_vload_\w*), XS_TN\)", _text(name)))
     expanded = set()
     for name in used - local:
         expanded |= {name + "i32", name + "i64"} if name.endswith("_") else {name}

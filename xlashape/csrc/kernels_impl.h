@@ -103,37 +103,40 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_staged)(
     return bad;
 }
 
-/* Each vector loop is compiled twice: for plain stores, where the store
- * stream's put is one unaligned store and nothing else, and for the other
- * ways (kernels_store.h). */
-#define XS_RAVEL_RANK(R)                                                                \
-    case R:                                                                             \
-        if (XS_VRAVEL(R) && store == XS_STORE_PLAIN)                                    \
-            return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, XS_STORE_PLAIN) \
-                          : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, XS_STORE_PLAIN); \
-        if (XS_VRAVEL(R))                                                               \
-            return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, store) \
-                          : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, store); \
-        if (store != XS_STORE_PLAIN)                                                    \
-            return XS_FN(xs_ravel_staged)(p, rows, out, start, stop, R, store);         \
-        return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+/* Rows of rank R, by the loop that suits them. Each vector loop is
+ * compiled twice: for plain stores, where the store stream's put is one
+ * unaligned store and nothing else, and for the other ways
+ * (kernels_store.h). */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_rows_rank)(
+        const xs_plan *p, const XS_T *rows, int64_t *out, ptrdiff_t start, ptrdiff_t stop,
+        int store, const int R) {
+    int narrow = 1;  /* xs_ravel_vector's */
+    for (int j = 0; j < R; j++)
+        narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
+    if (XS_VRAVEL(R) && store == XS_STORE_PLAIN)
+        return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, XS_STORE_PLAIN)
+                      : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, XS_STORE_PLAIN);
+    if (XS_VRAVEL(R))
+        return narrow ? XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 1, store)
+                      : XS_FN(xs_ravel_vector)(p, rows, out, start, stop, R, 0, store);
+    if (store != XS_STORE_PLAIN)
+        return XS_FN(xs_ravel_staged)(p, rows, out, start, stop, R, store);
+    return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+}
 #else
-#define XS_RAVEL_RANK(R)                                                                \
-    case R: return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_rows_rank)(
+        const xs_plan *p, const XS_T *rows, int64_t *out, ptrdiff_t start, ptrdiff_t stop,
+        int store, const int R) {
+    (void)store;  /* at levels without a store stream */
+    return XS_FN(xs_ravel_ranked)(p, rows, out, start, stop, R);
+}
 #endif
 
 uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
                               ptrdiff_t start, ptrdiff_t stop, int store) {
-    (void)store;  /* at levels without a store stream */
-#if defined(XS_VL) && XS_UNRAVEL
-    int narrow = 1;
-    for (int j = 0; j < p->rank; j++)
-        narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
-#endif
-    switch (p->rank) {
-    XS_RAVEL_RANK(1) XS_RAVEL_RANK(2) XS_RAVEL_RANK(3) XS_RAVEL_RANK(4)
-    XS_RAVEL_RANK(5) XS_RAVEL_RANK(6) XS_RAVEL_RANK(7) XS_RAVEL_RANK(8)
-    }
+#define XS_CASE_RAVEL_ROWS_RANK(R) case R: return XS_FN(xs_ravel_rows_rank)(p, rows, out, start, stop, store, R);
+    switch (p->rank) { XS_RANKS(XS_CASE_RAVEL_ROWS_RANK) }
+#undef XS_CASE_RAVEL_ROWS_RANK
     uint64_t bad = 0, value[XS_MAX_UNROLLED];
     const int rank = p->rank;
     for (ptrdiff_t i = start; i < stop; i++) {
@@ -147,8 +150,6 @@ uint64_t XS_FN(xs_ravel_rows)(const xs_plan *p, const XS_T *rows, int64_t *out,
     }
     return bad;
 }
-
-#undef XS_RAVEL_RANK
 
 /* -- ravel of columns ------------------------------------------------------ */
 
@@ -215,7 +216,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_vector)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_rank)(
         const xs_plan *p, const char *const *column, int64_t *out, ptrdiff_t start,
         ptrdiff_t stop, int narrow, int store, const int R) {
-    if (store == XS_STORE_PLAIN)  /* compiled for plain stores, as XS_RAVEL_RANK */
+    if (store == XS_STORE_PLAIN)  /* compiled for plain stores, as xs_ravel_rows_rank's */
         return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1, XS_STORE_PLAIN)
                       : XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 0, XS_STORE_PLAIN);
     return narrow ? XS_FN(xs_ravel_cols_vector)(p, column, out, start, stop, R, 1, store)
@@ -238,16 +239,10 @@ uint64_t XS_FN(xs_ravel_cols)(const xs_plan *p, const char *const *column, int64
     int narrow = 1;
     for (int j = 0; j < p->rank; j++)
         narrow &= p->extent[j] <= ((uint64_t)1 << 32) && p->stride[j] < ((uint64_t)1 << 32);
-    switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 1);
-    case 2: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 2);
-    case 3: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 3);
-    case 4: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 4);
-    case 5: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 5);
-    case 6: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 6);
-    case 7: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 7);
-    default: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, 8);
-    }
+#define XS_CASE_RAVEL_COLS_RANK(R) case R: return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, R);
+    switch (p->rank) { XS_RANKS(XS_CASE_RAVEL_COLS_RANK) default: break; }
+#undef XS_CASE_RAVEL_COLS_RANK
+    return XS_FN(xs_ravel_cols_rank)(p, column, out, start, stop, narrow, store, XS_MAX_UNROLLED);  /* ranks past the list: none reach here */
 }
 
 /* Ravel of R columns of XS_T into 32-bit offsets, in 32-bit arithmetic,
@@ -292,7 +287,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
     if (rows && R == 4 && sizeof(XS_T) == 4) {  /* a vector of rows at a time */
         uint64_t bad = 0;
         const uint32_t *r = (const uint32_t *)(const void *)column[0];
-        start = store == XS_STORE_PLAIN  /* compiled for plain stores, as XS_RAVEL_RANK */
+        start = store == XS_STORE_PLAIN  /* compiled for plain stores, as xs_ravel_rows_rank's */
             ? xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, XS_STORE_PLAIN, &bad)
             : xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, store, &bad);
         return bad | XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R);
@@ -308,16 +303,10 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
  * array; nonzero when some index is out of range. */
 uint64_t XS_FN(xs_ravel_cols32)(const xs_plan *p, const char *const *column, uint32_t *out,
                                 ptrdiff_t start, ptrdiff_t stop, int rows, int store) {
-    switch (p->rank) {
-    case 1: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 1);
-    case 2: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 2);
-    case 3: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 3);
-    case 4: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 4);
-    case 5: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 5);
-    case 6: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 6);
-    case 7: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 7);
-    default: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, 8);
-    }
+#define XS_CASE_RAVEL_COLS32_RANK(R) case R: return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, R);
+    switch (p->rank) { XS_RANKS(XS_CASE_RAVEL_COLS32_RANK) default: break; }
+#undef XS_CASE_RAVEL_COLS32_RANK
+    return XS_FN(xs_ravel_cols32_rank)(p, column, out, start, stop, rows, store, XS_MAX_UNROLLED);  /* ranks past the list: none reach here */
 }
 
 /* -- unravel --------------------------------------------------------------- */
@@ -506,53 +495,56 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
     return bad;
 }
 
+/* Rows of rank R of a layout padded or not (both constants), by the loop
+ * that suits them. The loops that store rows straight to the result are
+ * compiled for plain stores too, as xs_ravel_rows_rank's. */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_form)(
+        const xs_plan *p, const XS_T *linear, int64_t *out, ptrdiff_t s0, ptrdiff_t s1,
+        ptrdiff_t start, ptrdiff_t stop, int store, const int R, const int padded) {
 #ifdef XS_VL
-/* The loops that store rows straight to the result are compiled for plain
- * stores too, as XS_RAVEL_RANK's. */
-#define XS_UNRAVEL_VECTOR(R, padded)                                                    \
-        if (p->pow2 && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)                \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1, XS_STORE_PLAIN); \
-        if (p->pow2 && direct && XS_VROWS(R))                                           \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1, store); \
-        if (p->pow2)                                                                    \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1, store); \
-        if (vector && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)                 \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0, XS_STORE_PLAIN); \
-        if (vector && direct && XS_VROWS(R))                                            \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0, store); \
-        if (vector)                                                                     \
-            return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0, store);
+    const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
+    const int direct = s0 == R && s1 == 1;
+    if (p->pow2 && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1,
+                                        XS_STORE_PLAIN);
+    if (p->pow2 && direct && XS_VROWS(R))
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1,
+                                        store);
+    if (p->pow2)
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1,
+                                        store);
+    if (vector && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0,
+                                        XS_STORE_PLAIN);
+    if (vector && direct && XS_VROWS(R))
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0,
+                                        store);
+    if (vector)
+        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0,
+                                        store);
 #else
-#define XS_UNRAVEL_VECTOR(R, padded)
+    (void)store;  /* at levels without a store stream */
 #endif
-#define XS_UNRAVEL_RANK(R, padded)                                                      \
-    case R:                                                                             \
-        XS_UNRAVEL_VECTOR(R, padded)                                                    \
-        if (p->pow2)                                                                    \
-            return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 1); \
-        return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 0);
-#define XS_UNRAVEL_RANKS(padded)                                                        \
-    switch (p->rank) {                                                                  \
-    XS_UNRAVEL_RANK(1, padded) XS_UNRAVEL_RANK(2, padded) XS_UNRAVEL_RANK(3, padded)    \
-    XS_UNRAVEL_RANK(4, padded) XS_UNRAVEL_RANK(5, padded) XS_UNRAVEL_RANK(6, padded)    \
-    XS_UNRAVEL_RANK(7, padded) XS_UNRAVEL_RANK(8, padded)                               \
-    }
+    if (p->pow2)
+        return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 1);
+    return XS_FN(xs_unravel_ranked)(p, linear, out, s0, s1, start, stop, R, padded, 0);
+}
+
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_rank)(
+        const xs_plan *p, const XS_T *linear, int64_t *out, ptrdiff_t s0, ptrdiff_t s1,
+        ptrdiff_t start, ptrdiff_t stop, int store, const int R) {
+    return p->padded ? XS_FN(xs_unravel_form)(p, linear, out, s0, s1, start, stop, store, R, 1)
+                     : XS_FN(xs_unravel_form)(p, linear, out, s0, s1, start, stop, store, R, 0);
+}
 
 /* Rows [start, stop) of a contiguous ``linear``; row i, dimension d of the
  * result is out[i * s0 + d * s1] (strides in elements). */
 uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *out,
                                 ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
                                 int store) {
-    (void)store;  /* at levels without a store stream */
-#ifdef XS_VL
-    const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
-    const int direct = s0 == p->rank && s1 == 1;
-#endif
-    if (p->padded) {
-        XS_UNRAVEL_RANKS(1)
-    } else {
-        XS_UNRAVEL_RANKS(0)
-    }
+#define XS_CASE_UNRAVEL_RANK(R) case R: return XS_FN(xs_unravel_rank)(p, linear, out, s0, s1, start, stop, store, R);
+    switch (p->rank) { XS_RANKS(XS_CASE_UNRAVEL_RANK) }
+#undef XS_CASE_UNRAVEL_RANK
     uint64_t bad = 0;
     for (ptrdiff_t i = start; i < stop; i++)
         bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
@@ -577,7 +569,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_stored)(
                      : XS_FN(xs_unravel_vector)(p, linear, NULL, out, R, 1, start, stop, R, 0, 1, 0, store);
 }
 
-/* Compiled for plain stores too, as XS_RAVEL_RANK's loops. */
+/* Compiled for plain stores too, as xs_ravel_rows_rank's loops. */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_ranked)(
         const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t start, ptrdiff_t stop,
         int store, const int R) {
@@ -598,8 +590,5 @@ ptrdiff_t XS_FN(xs_unravel_rows32)(const xs_plan *p, const XS_T *linear, uint32_
 }
 #endif
 
-#undef XS_UNRAVEL_VECTOR
-#undef XS_UNRAVEL_RANK
-#undef XS_UNRAVEL_RANKS
 #endif
 #undef XS_FN

@@ -4,10 +4,12 @@
  * with XS_LEVEL (the level's name) defined, under that level's target
  * pragma (as kernels_impl.h is for the untiled kernels); the vector levels
  * include their kernels_vec_*.h first, and get the vector unravel of the
- * fast form and its vector ravel by dimension (XS_VL). Each
- * kernel is written per rank R, so that the compiler unrolls the loops
- * over dimensions and terms and keeps the terms in registers; each returns
- * the first bad row of rows [start, stop), or -1.
+ * fast form and its vector ravel by dimension (XS_VL). The kernels are in
+ * tiled_kernels_impl.h, included below once per index type (int32, int64)
+ * and rank (1-8), so that the compiler unrolls the loops over dimensions
+ * and terms and keeps the terms in registers; each returns the first bad
+ * row of rows [start, stop), or -1. This file holds what they share and
+ * the tables of them that tiled.c picks from.
  *
  * Ravel, by terms: offset = sum over terms of ((index[dim] >> shift) &
  * mask) * stride, one term per axis of the tiled array (axes of extent 1
@@ -181,161 +183,7 @@ static XS_ALWAYS_INLINE void XS_TLFN(xs_tiled_write)(const uint64_t *col, ptrdif
     }
 }
 
-#define XS_TILED_RAVEL(R, T, TN)                                                           \
-static ptrdiff_t XS_TFN(xs_tiled_ravel, R, TN)(const xs_tiled *t, const void *data,     \
-                                           int64_t *out, ptrdiff_t start,           \
-                                           ptrdiff_t stop) {                        \
-    const T *rows = (const T *)data;                                          \
-    uint64_t col[R][XS_TILED_BLOCK], extent[R];                                     \
-    for (int j = 0; j < R; j++) extent[j] = t->extent[j];                           \
-    for (ptrdiff_t b = start; b < stop; b += XS_TILED_BLOCK) {                      \
-        ptrdiff_t n = stop - b < XS_TILED_BLOCK ? stop - b : XS_TILED_BLOCK;        \
-        const T *p = rows + b * R;                                               \
-        uint64_t bad = 0;                                                           \
-        for (ptrdiff_t r = 0; r < n; r++)                                           \
-            for (int j = 0; j < R; j++) {                                           \
-                col[j][r] = (uint64_t)p[r * R + j];  /* a negative becomes huge */  \
-                bad |= col[j][r] >= extent[j];                                      \
-            }                                                                       \
-        if (bad) {                                                                  \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                for (int j = 0; j < R; j++)                                         \
-                    if (col[j][r] >= extent[j]) return b + r;                       \
-        }                                                                           \
-        int64_t *o = out + b;                                                       \
-        {                                                                           \
-            const uint64_t *c = col[t->dim[0]];                                     \
-            int shift = t->shift[0];                                                \
-            uint64_t mask = t->mask[0], stride = t->stride[0];                      \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                o[r] = (int64_t)(((c[r] >> shift) & mask) * stride);                \
-        }                                                                           \
-        for (int k = 1; k < t->n_terms; k++) {                                      \
-            const uint64_t *c = col[t->dim[k]];                                     \
-            int shift = t->shift[k];                                                \
-            uint64_t mask = t->mask[k], stride = t->stride[k];                      \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                o[r] += (int64_t)(((c[r] >> shift) & mask) * stride);               \
-        }                                                                           \
-    }                                                                               \
-    return -1;                                                                      \
-}
-
-#define XS_TILED_RAVEL_DIMS(R, T, TN, E, W, A, NAME)                                \
-static ptrdiff_t XS_TFN(NAME##E, R, TN)(const xs_tiled *t,           \
-                                                       const void *data,            \
-                                                       int64_t *restrict out,       \
-                                                       ptrdiff_t start, ptrdiff_t stop) { \
-    const T *restrict rows = (const T *)data;                                       \
-    W extent[R], bad = 0;                                                           \
-    A stride[R], mask[R], emask[E + 1];                  \
-    int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];            \
-    for (int j = 0; j < R; j++) {                                                   \
-        extent[j] = t->extent[j];                                                   \
-        shift[j] = t->d_shift[j];                                                   \
-        stride[j] = t->d_stride[j];                                                 \
-        mask[j] = t->d_mask[j];                                                     \
-        weight[j] = t->d_weight[j];                                                 \
-    }                                                                               \
-    for (int e = 0; e < E; e++) {                                                   \
-        edim[e] = t->e_dim[e];                                                      \
-        eshift[e] = t->e_shift[e];                                                  \
-        emask[e] = t->e_mask[e];                                                    \
-        eweight[e] = t->e_weight[e];                                                \
-    }                                                                               \
-    for (ptrdiff_t i = start; i < stop; i++) {                                      \
-        A acc = 0;                                                                  \
-        for (int j = 0; j < R; j++) {                                               \
-            W wide = (W)rows[i * R + j];  /* a negative becomes huge */             \
-            bad |= wide >= extent[j];                                               \
-            A v = (A)wide;                                                          \
-            acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);      \
-        }                                                                           \
-        for (int e = 0; e < E; e++)                                                 \
-            acc += (((A)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e];   \
-        out[i] = (int64_t)acc;                                                      \
-    }                                                                               \
-    if (bad) {                                                                      \
-        for (ptrdiff_t i = start; i < stop; i++)                                    \
-            for (int j = 0; j < R; j++)                                             \
-                if ((W)rows[i * R + j] >= extent[j]) return i;                      \
-    }                                                                               \
-    return -1;                                                                      \
-}
-
-#define XS_TILED_UNRAVEL(R, T, TN)                                                  \
-static ptrdiff_t XS_TFN(xs_tiled_unravel, R, TN)(const xs_tiled *t, const void *data, \
-                                                 char *out, ptrdiff_t step0,        \
-                                                 ptrdiff_t step1, ptrdiff_t start,  \
-                                                 ptrdiff_t stop) {                  \
-    const T *linear = (const T *)data;                                              \
-    uint64_t rest[XS_TILED_BLOCK], value[R][XS_TILED_BLOCK];                        \
-    const int m = t->u_terms;                                                       \
-    for (ptrdiff_t b = start; b < stop; b += XS_TILED_BLOCK) {                      \
-        ptrdiff_t n = stop - b < XS_TILED_BLOCK ? stop - b : XS_TILED_BLOCK;        \
-        uint64_t bad = 0;                                                           \
-        for (ptrdiff_t r = 0; r < n; r++) {                                         \
-            rest[r] = (uint64_t)linear[b + r];                                      \
-            bad |= rest[r] >= t->size;                                              \
-        }                                                                           \
-        if (bad) {  /* an earlier row of the block may land on padding */          \
-            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                if (!xs_tiled_position(t, rest[r], scratch)) return b + r;          \
-        }                                                                           \
-        for (int j = 0; j < R; j++)                                                 \
-            for (ptrdiff_t r = 0; r < n; r++) value[j][r] = 0;                      \
-        for (int k = 0; k < m - 1; k++) {                                           \
-            uint64_t *v = value[t->u_dim[k]];                                       \
-            int weight = t->u_weight[k];                                            \
-            uint64_t extent = t->u_radix[k].divisor;                                \
-            if (t->u_pow2[k]) {                                                     \
-                int shift = t->u_shift[k];                                          \
-                for (ptrdiff_t r = 0; r < n; r++) {                                 \
-                    v[r] += (rest[r] & (extent - 1)) << weight;                     \
-                    rest[r] >>= shift;                                              \
-                }                                                                   \
-            } else {                                                                \
-                const double inverse = 1.0 / (double)extent;                        \
-                for (ptrdiff_t r = 0; r < n; r++) {                                 \
-                    uint64_t d;                                                     \
-                    rest[r] = xs_tiled_div52(rest[r], extent, inverse, &d);         \
-                    v[r] += d << weight;                                            \
-                }                                                                   \
-            }                                                                       \
-        }                                                                           \
-        {                                                                           \
-            uint64_t *v = value[t->u_dim[m - 1]];                                   \
-            int weight = t->u_weight[m - 1];                                        \
-            for (ptrdiff_t r = 0; r < n; r++) v[r] += rest[r] << weight;            \
-        }                                                                           \
-        for (int j = 0; j < R; j++) {                                               \
-            uint64_t extent = t->extent[j];                                         \
-            for (ptrdiff_t r = 0; r < n; r++) bad |= value[j][r] >= extent;         \
-        }                                                                           \
-        if (bad) {                                                                  \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                for (int j = 0; j < R; j++)                                         \
-                    if (value[j][r] >= t->extent[j]) return b + r;                  \
-        }                                                                           \
-        XS_TLFN(xs_tiled_write)(value[0], XS_TILED_BLOCK, R, out, step0, step1, b, n); \
-    }                                                                               \
-    return -1;                                                                      \
-}
-
 #ifdef XS_VL
-/* The fast form's unravel at a vector level, XS_VL rows at a time in
- * registers (in the untiled vector kernel's form, kernels_impl.h), in one
- * of three forms: the digits by dimension (t->b_count), each a shift and a
- * mask; simple (t->u_simple: one digit per dimension, as under a padded
- * layout), each digit by the division of kernels_common.h with no
- * correction step (the buffer holds at most XS_FLOOR_DIV_LIMIT elements);
- * and split (xs_tiled_split), shifts and masks for the low digits and that
- * division for the high part. Every fast form has one of them: its
- * within-tile digits are powers of two, below every tile index.
- * Rows go straight to a C-contiguous result of a rank the level transposes
- * and through xs_tiled_write otherwise; a block with a bad row is scanned
- * again with the row step, and the last rows take the block kernel. */
 /* The R digits of n in mixed radix (digit k's extent: w[k], with rw[k] =
  * 1 / w[k] and hrw[k] = rw[k] / 2), most minor first; the last takes what
  * is left. */
@@ -352,128 +200,6 @@ static XS_ALWAYS_INLINE void XS_TLFN(xs_vradix)(xs_vd n, const xs_vd *rw, const 
 /* The forms of the vector unravel, one loop each (xs_tiled_vblocks). */
 enum { XS_VFORM_SIMPLE, XS_VFORM_BITS, XS_VFORM_SPLIT };
 
-#define XS_TILED_VUNRAVEL(R, T, TN)                                                 \
-typedef struct {                                                                    \
-    xs_vd rw[R], hrw[R], w[R], ext[R];  /* simple and split: the divisions */       \
-    /* bits and split: each slot's (low) digits, the slot's extent, and its high */ \
-    /* digit's weight (split); slot k holds dimension slot_dim[k] */               \
-    xs_vi bshift[R][XS_TILED_MAX_TERMS], bmask[R][XS_TILED_MAX_TERMS];              \
-    xs_vi bweight[R][XS_TILED_MAX_TERMS], iext[R], hweight[R], split;               \
-    int count[R], slot_dim[R], direct;                                              \
-    xs_vrows rows;                                                                  \
-} XS_TFN(xs_tiled_vctx, R, TN);                                                     \
-                                                                                    \
-static XS_ALWAYS_INLINE ptrdiff_t XS_TFN(xs_tiled_vblocks, R, TN)(                  \
-        const xs_tiled *t, const XS_TFN(xs_tiled_vctx, R, TN) *c, const T *linear,  \
-        char *out, ptrdiff_t step0, ptrdiff_t step1, ptrdiff_t start, ptrdiff_t vstop, \
-        const int form) {                                                           \
-    int64_t pos[R][XS_TILED_BLOCK];  /* unused when direct */                       \
-    xs_vstream s;  /* direct: the rows */                                           \
-    xs_vstream_begin(&s, (int64_t *)out + start * R, XS_STORE_PLAIN);               \
-    for (ptrdiff_t b = start; b < vstop; b += XS_TILED_BLOCK) {                     \
-        ptrdiff_t nb = vstop - b < XS_TILED_BLOCK ? vstop - b : XS_TILED_BLOCK;     \
-        xs_vok ok = xs_vok_all();                                                   \
-        for (ptrdiff_t i = 0; i < nb; i += XS_VL) {                                 \
-            xs_vi col[R];                                                           \
-            if (form == XS_VFORM_BITS || form == XS_VFORM_SPLIT) {                  \
-                /* col[j]: an OR of slot j's digits */                              \
-                xs_vi n = XS_TCAT4_(xs, vload, ioffsets, TN)(linear + b + i, t->size, &ok);\
-                xs_vd high[R];                                                      \
-                if (form == XS_VFORM_SPLIT)                                         \
-                    XS_TLFN(xs_vradix)(xs_vi_to_vd(xs_vshr(n, c->split)), c->rw, c->hrw, c->w, R, high); \
-                XS_UNROLL_DIMS                                                      \
-                for (int j = 0; j < R; j++) {                                       \
-                    xs_vi v = form == XS_VFORM_SPLIT                                \
-                        ? xs_vshl(xs_vd_to_vi(high[j]), c->hweight[j]) : xs_vi_set(0); \
-                    for (int e = 0; e < c->count[j]; e++)                           \
-                        v = xs_vdigit(v, n, c->bshift[j][e], c->bmask[j][e], c->bweight[j][e]); \
-                    ok = xs_vok_below_i(ok, v, c->iext[j]);                         \
-                    col[j] = v;                                                     \
-                }                                                                   \
-            } else {                                                                \
-                xs_vd n = XS_TCAT4_(xs, vload, offsets, TN)(linear + b + i, t->size, &ok); \
-                xs_vd value[R];                                                     \
-                XS_TLFN(xs_vradix)(n, c->rw, c->hrw, c->w, R, value);  /* digit k */ \
-                for (int j = 0; j < R; j++) {                                       \
-                    ok = xs_vok_below(ok, value[j], c->ext[j]);                     \
-                    col[j] = xs_vd_to_vi(value[j]);                                 \
-                }                                                                   \
-            }                                                                       \
-            if (XS_VROWS(R) && c->direct)  /* (direct only there) */                \
-                xs_vstore_rows(&s, col, R, &c->rows);                               \
-            else                                                                    \
-                for (int j = 0; j < R; j++) xs_vstore(pos[c->slot_dim[j]] + i, col[j]); \
-        }                                                                           \
-        if (xs_vok_bad(ok)) {                                                       \
-            uint64_t scratch[XS_TILED_MAX_SLOTS];                                   \
-            for (ptrdiff_t r = 0; r < nb; r++)                                      \
-                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
-        }                                                                           \
-        if (!c->direct)                                                             \
-            XS_TLFN(xs_tiled_write)((const uint64_t *)pos[0], XS_TILED_BLOCK, R, out, step0, \
-                                    step1, b, nb);                                  \
-    }                                                                               \
-    xs_vstream_end(&s);                                                             \
-    return -1;                                                                      \
-}                                                                                   \
-                                                                                    \
-static ptrdiff_t XS_TFN(xs_tiled_vunravel, R, TN)(const xs_tiled *t, const void *data, \
-                                                  char *out, ptrdiff_t step0,       \
-                                                  ptrdiff_t step1, ptrdiff_t start, \
-                                                  ptrdiff_t stop) {                 \
-    const T *linear = (const T *)data;                                              \
-    if (t->size > XS_FLOOR_DIV_LIMIT)                                               \
-        return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
-    xs_tiled_split sp = {0};                                                        \
-    const int form = t->b_count != NULL ? XS_VFORM_BITS                             \
-                   : t->u_simple ? XS_VFORM_SIMPLE                                  \
-                   : xs_tiled_split_init(t, &sp) ? XS_VFORM_SPLIT : -1;             \
-    if (form < 0)  /* (no fast form comes here: see above) */                       \
-        return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, start, stop); \
-    XS_TFN(xs_tiled_vctx, R, TN) c;                                                 \
-    const int bits = form == XS_VFORM_BITS, split = form == XS_VFORM_SPLIT;        \
-    int position[R];  /* the slot of each dimension */                              \
-    c.split = xs_vi_set((uint64_t)sp.bits);                                         \
-    for (int k = 0, e = 0; (bits || split) && k < R; k++)                           \
-        for (int d = 0; d < (bits ? t->b_count[k] : sp.count[k]); d++, e++) {      \
-            c.bshift[k][d] = xs_vi_set((uint64_t)(split ? sp.shift[e] : t->b_shift[e])); \
-            c.bmask[k][d] = xs_vi_set(split ? sp.mask[e] : t->b_mask[e]);           \
-            c.bweight[k][d] = xs_vi_set((uint64_t)(split ? sp.low_weight[e] : t->b_weight[e])); \
-        }                                                                           \
-    for (int k = 0; k < R; k++) {                                                   \
-        c.count[k] = bits ? t->b_count[k] : split ? sp.count[k] : 0;                \
-        c.hweight[k] = xs_vi_set((uint64_t)sp.weight[k]);                           \
-        int d = c.slot_dim[k] = split ? sp.dim[k] : form == XS_VFORM_SIMPLE ? t->u_dim[k] : k; \
-        c.iext[k] = xs_vi_set(t->extent[d]);                                        \
-        c.ext[k] = xs_vd_set((double)t->extent[d]);                                 \
-        position[d] = k;                                                            \
-        if (split || form == XS_VFORM_SIMPLE) {  /* (split: the high part's) */    \
-            double extent = (double)(split ? sp.extent[k] : t->u_radix[k].divisor); \
-            c.rw[k] = xs_vd_set(1.0 / extent);                                      \
-            c.hrw[k] = xs_vd_set(0.5 / extent);                                     \
-            c.w[k] = xs_vd_set(extent);                                             \
-        }                                                                           \
-    }                                                                               \
-    c.direct = XS_VROWS(R) && step0 == R * (ptrdiff_t)sizeof(int64_t) &&           \
-               step1 == sizeof(int64_t);                                            \
-    xs_vrows_init(&c.rows, R, position);                                            \
-    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
-    ptrdiff_t bad;                                                                  \
-    switch (form) {                                                                 \
-    case XS_VFORM_BITS:                                                             \
-        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_BITS); \
-        break;                                                                      \
-    case XS_VFORM_SPLIT:                                                            \
-        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SPLIT); \
-        break;                                                                      \
-    default:                                                                        \
-        bad = XS_TFN(xs_tiled_vblocks, R, TN)(t, &c, linear, out, step0, step1, start, vstop, XS_VFORM_SIMPLE); \
-    }                                                                               \
-    if (bad >= 0) return bad;                                                       \
-    return XS_TFN(xs_tiled_unravel, R, TN)(t, data, out, step0, step1, vstop, stop); \
-}
-#define XS_TILED_UNRAVEL_ENTRY xs_tiled_vunravel
-
 /* Vector j of a lane pattern for XS_VL rows of R elements read as they lie
  * in memory: lane l holds by_dim[d], d the dimension of the element that
  * lands there. */
@@ -482,96 +208,6 @@ static inline xs_vi XS_TLFN(xs_vpattern)(const uint64_t *by_dim, const int R, in
     for (int l = 0; l < XS_VL; l++) lanes[l] = (int64_t)by_dim[(XS_VL * j + l) % R];
     return xs_vload_i64(lanes);
 }
-
-/* Ravel by dimension at a vector level, for the ranks whose rows the level
- * reads a vector at a time (XS_VRAVEL): XS_VL rows as they lie in memory,
- * each element checked against its extent and turned in place into its
- * share of the offset, the sum of its dimension's terms of
- * xs_tiled_dim_terms, and each row's shares summed as the untiled vector
- * ravel sums them (kernels_vec_*.h). A term is a lane pattern of shifts and
- * one of factors (the dimension of each lane's element picks its own); P
- * patterns serve every vector, one where XS_VL is a multiple of R. A bad
- * row sends the rows read so far to the row kernel, which names it; the
- * last rows take it too. */
-/* The row kernel by dimension for the rows the vector one leaves (other
- * ranks, the last rows, a block with a bad row): in 32-bit arithmetic for
- * a buffer of at most 2**31 elements, as the table has it at the baseline. */
-#define XS_TILED_ROW_DIMS(E, R, TN, t)                                              \
-    ((t)->size <= ((uint64_t)1 << 31) ? XS_TFN(xs_tiled_ravel_dims32_##E, R, TN)    \
-                                      : XS_TFN(xs_tiled_ravel_dims##E, R, TN))
-#define XS_TILED_VRAVEL_DIMS(R, T, TN, E)                                           \
-enum { XS_TFN(xs_tiled_vpatterns##E, R, TN) = XS_VL % R == 0 ? 1 : R };            \
-static XS_ALWAYS_INLINE xs_vok XS_TFN(xs_tiled_vravel_loop##E, R, TN)(              \
-        const T *restrict rows, int64_t *restrict out, ptrdiff_t start, ptrdiff_t stop, \
-        const xs_vravel *base, xs_vi (*vshift)[XS_TFN(xs_tiled_vpatterns##E, R, TN)], \
-        xs_vi (*vcoef)[XS_TFN(xs_tiled_vpatterns##E, R, TN)], const int narrow) {  \
-    enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };                   \
-    xs_vok ok = xs_vok_all();                                                       \
-    xs_vstream s;                                                                   \
-    xs_vstream_begin(&s, out + start, XS_STORE_PLAIN);                              \
-    for (ptrdiff_t i = start; i < stop; i += XS_VL) {                               \
-        xs_vi v[R];                                                                 \
-        for (int j = 0; j < R; j++) v[j] = XS_TCAT2(xs_vload_, TN)(rows + i * R + j * XS_VL); \
-        xs_vravel_check(v, R, base, &ok);                                           \
-        for (int j = 0; j < R; j++) {                                               \
-            const int k = j % P;                                                    \
-            xs_vi share = xs_vshl(v[j], vshift[0][k]);                              \
-            for (int p = 1; p < M; p++)                                             \
-                share = xs_vadd(share, xs_vmul(xs_vshr(v[j], vshift[p][k]), vcoef[p][k], narrow)); \
-            v[j] = share;                                                           \
-        }                                                                           \
-        xs_vstream_put(&s, xs_vravel_rowsum(v, R, base));                           \
-    }                                                                               \
-    xs_vstream_end(&s);                                                             \
-    return ok;                                                                      \
-}                                                                                   \
-                                                                                    \
-static ptrdiff_t XS_TFN(xs_tiled_vravel_dims##E, R, TN)(const xs_tiled *t,          \
-                                                        const void *data,           \
-                                                        int64_t *restrict out,      \
-                                                        ptrdiff_t start, ptrdiff_t stop) { \
-    enum { P = XS_TFN(xs_tiled_vpatterns##E, R, TN), M = E + 2 };  /* M: 1 + terms */ \
-    if (!XS_VRAVEL(R)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
-    uint64_t shift[M][R], coef[M][R];  /* shift[0]: the left shift; [1, M): terms */ \
-    int narrow = 1;  /* factors and extents fit 32 bits */                          \
-    for (int j = 0; j < R; j++) {                                                   \
-        uint64_t s[M - 1], c[M - 1];                                                \
-        int n = xs_tiled_dim_terms(t, j, M - 1, &shift[0][j], s, c);                \
-        if (n < 0) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, stop); \
-        narrow &= t->extent[j] <= ((uint64_t)1 << 32);                              \
-        for (int p = 1; p < M; p++) {                                               \
-            shift[p][j] = p <= n ? s[p - 1] : 0;                                    \
-            coef[p][j] = p <= n ? c[p - 1] : 0;                                     \
-            narrow &= coef[p][j] < ((uint64_t)1 << 32);                             \
-        }                                                                           \
-    }                                                                               \
-    xs_vravel base;  /* the extents' patterns, and the row sums */                  \
-    xs_vravel_init(&base, R, t->extent, t->d_stride);                               \
-    xs_vi vshift[M][P], vcoef[M][P];  /* (vcoef[0] unused) */                     \
-    for (int p = 0; p < M; p++)                                                     \
-        for (int k = 0; k < P; k++) {                                               \
-            vshift[p][k] = XS_TLFN(xs_vpattern)(shift[p], R, k);                    \
-            if (p > 0) vcoef[p][k] = XS_TLFN(xs_vpattern)(coef[p], R, k);           \
-        }                                                                           \
-    const T *rows = (const T *)data;                                                \
-    const ptrdiff_t vstop = stop - (stop - start) % XS_VL;                          \
-    xs_vok ok = narrow                                                              \
-        ? XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 1) \
-        : XS_TFN(xs_tiled_vravel_loop##E, R, TN)(rows, out, start, vstop, &base, vshift, vcoef, 0); \
-    if (xs_vok_bad(ok)) return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, start, vstop); \
-    return XS_TILED_ROW_DIMS(E, R, TN, t)(t, data, out, vstop, stop);        \
-}
-#define XS_TILED_VRAVEL(R, T, TN)                                                   \
-    XS_TILED_VRAVEL_DIMS(R, T, TN, 0) XS_TILED_VRAVEL_DIMS(R, T, TN, 1)             \
-    XS_TILED_VRAVEL_DIMS(R, T, TN, 2)
-#define XS_TILED_DIMS_ENTRY xs_tiled_vravel_dims
-#define XS_TILED_DIMS32_ENTRY xs_tiled_vravel_dims  /* int64 */
-#else
-#define XS_TILED_VUNRAVEL(R, T, TN)
-#define XS_TILED_UNRAVEL_ENTRY xs_tiled_unravel
-#define XS_TILED_VRAVEL(R, T, TN)
-#define XS_TILED_DIMS_ENTRY xs_tiled_ravel_dims
-#define XS_TILED_DIMS32_ENTRY xs_tiled_ravel_dims32_
 #endif
 
 /* The general form, a block of rows at a time (any tiling with at most
@@ -661,124 +297,109 @@ static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_bl
     return bad;
 }
 
-#define XS_TILED_SLOTS(R, T, TN)                                                    \
-static ptrdiff_t XS_TFN(xs_tiled_ravel_slots, R, TN)(const xs_tiled *t,             \
-                                                     const void *data, int64_t *out, \
-                                                     ptrdiff_t start, ptrdiff_t stop) { \
-    const T *rows = (const T *)data;                                                \
-    XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
-    uint64_t extent[R], stride[R];                                                  \
-    for (int j = 0; j < R; j++) {                                                   \
-        extent[j] = t->extent[j];                                                   \
-        stride[j] = t->slot_stride[j];                                              \
-    }                                                                               \
-    for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
-        ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK; \
-        const T *p = rows + b * R;                                                  \
-        uint64_t bad = 0;                                                           \
-        for (ptrdiff_t r = 0; r < n; r++) {                                         \
-            uint64_t acc = 0;                                                       \
-            for (int j = 0; j < R; j++) {                                           \
-                slot[j][r] = (uint64_t)p[r * R + j];  /* a negative becomes huge */ \
-                bad |= slot[j][r] >= extent[j];                                     \
-                acc += slot[j][r] * stride[j];                                      \
-            }                                                                       \
-            out[b + r] = (int64_t)acc;                                              \
-        }                                                                           \
-        if (bad) {                                                                  \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                for (int j = 0; j < R; j++)                                         \
-                    if (slot[j][r] >= extent[j]) return b + r;                      \
-        }                                                                           \
-        XS_TLFN(xs_tiled_forward)(t, slot, out + b, n);                             \
-    }                                                                               \
-    return -1;                                                                      \
-}                                                                                   \
-                                                                                    \
-static ptrdiff_t XS_TFN(xs_tiled_unravel_slots, R, TN)(const xs_tiled *t,           \
-                                                       const void *data, char *out, \
-                                                       ptrdiff_t step0, ptrdiff_t step1, \
-                                                       ptrdiff_t start, ptrdiff_t stop) { \
-    const T *linear = (const T *)data;                                              \
-    XS_TLFN(xs_slot_block) slot[XS_TILED_BLOCK_SLOTS];                              \
-    uint64_t rest[XS_TILED_SLOT_BLOCK];                                             \
-    for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {                 \
-        ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK; \
-        uint64_t bad = 0;                                                           \
-        for (ptrdiff_t r = 0; r < n; r++) {                                         \
-            rest[r] = (uint64_t)linear[b + r];                                      \
-            bad |= rest[r] >= t->size;                                              \
-        }                                                                           \
-        if (!bad) bad = XS_TLFN(xs_tiled_backward)(t, slot, rest, n);               \
-        if (bad) {                                                                  \
-            uint64_t scratch[XS_TILED_BLOCK_SLOTS];                                 \
-            for (ptrdiff_t r = 0; r < n; r++)                                       \
-                if (!xs_tiled_position(t, (uint64_t)linear[b + r], scratch)) return b + r; \
-        }                                                                           \
-        XS_TLFN(xs_tiled_write)(slot[0], XS_TILED_SLOT_BLOCK, R, out, step0, step1, b, n); \
-    }                                                                               \
-    return -1;                                                                      \
-}
+/* The kernels of each index type and rank; XS_U: the index type's unsigned
+ * twin (tiled_kernels_dims.h checks 32-bit indices in 32 bits). */
+#define XS_T int32_t
+#define XS_TN i32
+#define XS_U uint32_t
+#define XS_R 1
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 2
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 3
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 4
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 5
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 6
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 7
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 8
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#undef XS_T
+#undef XS_TN
+#undef XS_U
+#define XS_T int64_t
+#define XS_TN i64
+#define XS_U uint64_t
+#define XS_R 1
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 2
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 3
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 4
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 5
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 6
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 7
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#define XS_R 8
+#include "tiled_kernels_impl.h"
+#undef XS_R
+#undef XS_T
+#undef XS_TN
+#undef XS_U
 
-#define XS_TILED_KERNELS(R, T, TN)                                                  \
-    XS_TILED_RAVEL(R, T, TN) XS_TILED_RAVEL_DIMS(R, T, TN, 0, uint64_t, uint64_t, xs_tiled_ravel_dims) \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 1, uint64_t, uint64_t, xs_tiled_ravel_dims)                 \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 2, uint64_t, uint64_t, xs_tiled_ravel_dims)                 \
-    XS_TILED_UNRAVEL(R, T, TN) XS_TILED_VUNRAVEL(R, T, TN) XS_TILED_SLOTS(R, T, TN)      \
-    XS_TILED_VRAVEL(R, T, TN)
-#define XS_TILED_KERNELS32(R, T, TN, W)                                              \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 0, W, uint32_t, xs_tiled_ravel_dims32_)              \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 1, W, uint32_t, xs_tiled_ravel_dims32_)              \
-    XS_TILED_RAVEL_DIMS(R, T, TN, 2, W, uint32_t, xs_tiled_ravel_dims32_)
-#define XS_TILED_RANKS(T, TN)                                                       \
-    XS_TILED_KERNELS(1, T, TN) XS_TILED_KERNELS(2, T, TN) XS_TILED_KERNELS(3, T, TN)  \
-    XS_TILED_KERNELS(4, T, TN) XS_TILED_KERNELS(5, T, TN) XS_TILED_KERNELS(6, T, TN)  \
-    XS_TILED_KERNELS(7, T, TN) XS_TILED_KERNELS(8, T, TN)
-#define XS_TILED_RANKS32(T, TN, W)                                                  \
-    XS_TILED_KERNELS32(1, T, TN, W) XS_TILED_KERNELS32(2, T, TN, W)                  \
-    XS_TILED_KERNELS32(3, T, TN, W) XS_TILED_KERNELS32(4, T, TN, W)                  \
-    XS_TILED_KERNELS32(5, T, TN, W) XS_TILED_KERNELS32(6, T, TN, W)                  \
-    XS_TILED_KERNELS32(7, T, TN, W) XS_TILED_KERNELS32(8, T, TN, W)
-XS_TILED_RANKS32(int32_t, i32, uint32_t)  /* first: the vector kernels fall back on them */
-XS_TILED_RANKS32(int64_t, i64, uint64_t)
-XS_TILED_RANKS(int32_t, i32)
-XS_TILED_RANKS(int64_t, i64)
+/* The tables, each kernel by rank. The vector levels ravel by dimension
+ * and unravel the fast form in vector registers. int32 rows of a buffer
+ * under 2**31 elements ravel fastest in 32-bit lanes, as the compiler
+ * vectorises the row kernel; int64 rows, in registers at the vector levels
+ * (measured: 10**4 rows of f32[101,37,23,13] under T(8,128) at AVX-512). */
+#define XS_TILED_BY_RANK(name, TN)                                                      \
+    {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN), XS_TFN(name, 4, TN), \
+     XS_TFN(name, 5, TN), XS_TFN(name, 6, TN), XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
+#ifdef XS_VL
+#define XS_TILED_DIMS(E) xs_tiled_vravel_dims##E
+#define XS_TILED_DIMS32_I64(E) xs_tiled_vravel_dims##E
+#define XS_TILED_UNRAVEL xs_tiled_vunravel
+#else
+#define XS_TILED_DIMS(E) xs_tiled_ravel_dims##E
+#define XS_TILED_DIMS32_I64(E) xs_tiled_ravel_dims32_##E
+#define XS_TILED_UNRAVEL xs_tiled_unravel
+#endif
 
-#define XS_TILED_BY_RANK(name, TN)                                                  \
-    {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN),          \
-     XS_TFN(name, 4, TN), XS_TFN(name, 5, TN), XS_TFN(name, 6, TN),                \
-     XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
-#define XS_TILED_TABLE(TN, D32)                                                        \
-    const xs_tiled_kernels XS_TCAT4(xs_tiled, kernels, TN, XS_LEVEL) = {     \
-        XS_TILED_BY_RANK(xs_tiled_ravel, TN),                                       \
-        {XS_TILED_BY_RANK(XS_TCAT2(XS_TILED_DIMS_ENTRY, 0), TN),                     \
-         XS_TILED_BY_RANK(XS_TCAT2(XS_TILED_DIMS_ENTRY, 1), TN),                     \
-         XS_TILED_BY_RANK(XS_TCAT2(XS_TILED_DIMS_ENTRY, 2), TN)},                    \
-        {XS_TILED_BY_RANK(XS_TCAT2(D32, 0), TN), XS_TILED_BY_RANK(XS_TCAT2(D32, 1), TN), \
-         XS_TILED_BY_RANK(XS_TCAT2(D32, 2), TN)},                                   \
-        XS_TILED_BY_RANK(XS_TILED_UNRAVEL_ENTRY, TN),                               \
-        XS_TILED_BY_RANK(xs_tiled_ravel_slots, TN), XS_TILED_BY_RANK(xs_tiled_unravel_slots, TN)};
-/* int32 rows of a buffer under 2**31 elements ravel fastest in 32-bit lanes,
- * as the compiler vectorises the row kernel; int64 rows, in registers at
- * the vector levels (measured: 10**4 rows of f32[101,37,23,13] under
- * T(8,128) at AVX-512). */
-XS_TILED_TABLE(i32, xs_tiled_ravel_dims32_)
-XS_TILED_TABLE(i64, XS_TILED_DIMS32_ENTRY)
+const xs_tiled_kernels XS_TLFN(xs_tiled_kernels_i32) = {
+    XS_TILED_BY_RANK(xs_tiled_ravel, i32),
+    {XS_TILED_BY_RANK(XS_TILED_DIMS(0), i32), XS_TILED_BY_RANK(XS_TILED_DIMS(1), i32),
+     XS_TILED_BY_RANK(XS_TILED_DIMS(2), i32)},
+    {XS_TILED_BY_RANK(xs_tiled_ravel_dims32_0, i32), XS_TILED_BY_RANK(xs_tiled_ravel_dims32_1, i32),
+     XS_TILED_BY_RANK(xs_tiled_ravel_dims32_2, i32)},
+    XS_TILED_BY_RANK(XS_TILED_UNRAVEL, i32),
+    XS_TILED_BY_RANK(xs_tiled_ravel_slots, i32),
+    XS_TILED_BY_RANK(xs_tiled_unravel_slots, i32),
+};
+const xs_tiled_kernels XS_TLFN(xs_tiled_kernels_i64) = {
+    XS_TILED_BY_RANK(xs_tiled_ravel, i64),
+    {XS_TILED_BY_RANK(XS_TILED_DIMS(0), i64), XS_TILED_BY_RANK(XS_TILED_DIMS(1), i64),
+     XS_TILED_BY_RANK(XS_TILED_DIMS(2), i64)},
+    {XS_TILED_BY_RANK(XS_TILED_DIMS32_I64(0), i64), XS_TILED_BY_RANK(XS_TILED_DIMS32_I64(1), i64),
+     XS_TILED_BY_RANK(XS_TILED_DIMS32_I64(2), i64)},
+    XS_TILED_BY_RANK(XS_TILED_UNRAVEL, i64),
+    XS_TILED_BY_RANK(xs_tiled_ravel_slots, i64),
+    XS_TILED_BY_RANK(xs_tiled_unravel_slots, i64),
+};
 
-#undef XS_TILED_RAVEL
-#undef XS_TILED_RAVEL_DIMS
-#undef XS_TILED_UNRAVEL
-#undef XS_TILED_KERNELS
-#undef XS_TILED_RANKS
-#undef XS_TILED_KERNELS32
-#undef XS_TILED_RANKS32
-#undef XS_TILED_SLOTS
 #undef XS_TILED_BY_RANK
-#undef XS_TILED_TABLE
-#undef XS_TILED_VUNRAVEL
-#undef XS_TILED_UNRAVEL_ENTRY
-#undef XS_TILED_VRAVEL
-#undef XS_TILED_VRAVEL_DIMS
-#undef XS_TILED_DIMS_ENTRY
-#undef XS_TILED_DIMS32_ENTRY
-#undef XS_TILED_ROW_DIMS
+#undef XS_TILED_DIMS
+#undef XS_TILED_DIMS32_I64
+#undef XS_TILED_UNRAVEL
