@@ -302,60 +302,14 @@ static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_bl
 #define XS_T int32_t
 #define XS_TN i32
 #define XS_U uint32_t
-#define XS_R 1
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 2
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 3
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 4
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 5
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 6
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 7
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 8
-#include "tiled_kernels_impl.h"
-#undef XS_R
+#include "tiled_kernels_ranks.h"
 #undef XS_T
 #undef XS_TN
 #undef XS_U
 #define XS_T int64_t
 #define XS_TN i64
 #define XS_U uint64_t
-#define XS_R 1
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 2
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 3
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 4
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 5
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 6
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 7
-#include "tiled_kernels_impl.h"
-#undef XS_R
-#define XS_R 8
-#include "tiled_kernels_impl.h"
-#undef XS_R
+#include "tiled_kernels_ranks.h"
 #undef XS_T
 #undef XS_TN
 #undef XS_U
