@@ -4,6 +4,7 @@ layouts, tilings, paddings, element sizes, non-contiguous inputs and out=
 buffers at every alignment."""
 
 import contextlib
+import itertools
 import math
 
 import hypothesis.strategies as st
@@ -243,6 +244,34 @@ def test_streamed_outputs(level, text):
     for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
         np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
         same(xs.from_linear(buffer, shape, threads=2), values)
+
+
+# Streamed transposes whose result rows are whole 64-byte lines apart: an
+# out= at any multiple of the element size within a line has its first
+# elements of each row peeled off, then whole-line micro-blocks; the
+# counts along both sides leave remainders past the micro-blocks.
+LINE_ROWS = ("bf16[96,77]{0,1}", "f32[48,37]{0,1}", "f64[24,45]{0,1}", "f32[16,5,7,48]{0,1,2,3}")
+
+
+@pytest.mark.parametrize("text", LINE_ROWS)
+def test_streamed_transposes_at_every_alignment(level, text):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    source = Shape(shape.element_type, shape.dimensions)
+    buffer = xs.to_linear(values, source)
+    calls = (
+        lambda out: xs.to_linear(values, shape, out=out),
+        lambda out: xs.relayout(buffer, source, shape, out=out),
+    )
+    previous = _relayout.set_stream_bytes(0)
+    try:
+        for offset, fill, call in itertools.product(range(0, 64, values.itemsize), (0x00, 0xA5), calls):
+            out = byte_buffer(shape, offset, fill)
+            before = out.copy()
+            call(out)
+            same(out, expected_buffer(shape, values, before))
+    finally:
+        _relayout.set_stream_bytes(previous)
 
 
 # -- padding -------------------------------------------------------------------------

@@ -16,10 +16,10 @@
  * - XS_MOVE_GATHER: anything else, element by element.
  *
  * Moves that write at least stream_bytes (XS_STREAM_BYTES by default)
- * store their runs and interleaves with non-temporal (streaming) stores at
- * the vector levels: such output would not stay in cache, and streaming it
- * skips reading each line before writing it. (Transposes store as usual:
- * streamed through an L1 tile, they measured about half as fast.)
+ * store with non-temporal (streaming) stores at the vector levels: such
+ * output would not stay in cache, and streaming it skips reading each line
+ * before writing it. Runs and interleaves stream their vectors, transposes
+ * whole result lines (relayout_impl.h says how).
  *
  * Boxes large enough to pay are split along their most major axis over
  * the worker pool of pool.h. The kernels (relayout_impl.h) are those of the

@@ -2,18 +2,25 @@
  * compile-time element size. Included once by each level's file, after its
  * target pragma, with XS_RELAYOUT_VEC set to 0 (plain C, any CPU), 1
  * (x86 with AVX2: in-register transposes and interleaves) or 2 (AVX-512:
- * the 4- and 8-byte transposes a whole 64-byte line a row); its entry,
+ * the transposes a whole 64-byte line a row); its entry,
  * xs_relayout_range, goes into that level's struct of kernels.h.
  *
- * Transposes are blocked twice: XS_T_BLOCK x XS_T_BLOCK elements (at most
- * 128 KiB a side, so both sides stay in L2), and within that in strips of
- * micro-blocks (8x8 of 4- and 2-byte elements, 4x4 of 8-byte ones; at
- * AVX-512 32x32 of 2-byte, 16x16 of 4-byte and 8x8 of 8-byte ones, whose
- * rows are whole cache lines, written by non-temporal stores where the
- * move streams),
- * whose source lines stay in L1 from one strip to the next. A transpose where
- * one side has 2 or 4 elements of at most 8 bytes together (the (2,1) and
- * (4,1) tiles) is an interleave of rows, or its inverse. */
+ * Transposes move micro-blocks: 8x8 of 4- and 2-byte elements and 4x4 of
+ * 8-byte ones at AVX2; 32x32 of 2-byte, 16x16 of 4-byte and 8x8 of 8-byte
+ * ones at AVX-512, whose rows are whole cache lines.
+ * - In cache, the micro-blocks go in XS_T_BLOCK x XS_T_BLOCK blocks (at
+ *   most 128 KiB a side, so both sides stay in L2), in strips whose source
+ *   lines stay in L1 from one strip to the next.
+ * - Streamed (at a vector level, the result's rows 64-byte aligned once a
+ *   few elements of each are peeled off): whole-line micro-blocks (staged
+ *   through an L1 tile at AVX2) written by non-temporal stores, in strips
+ *   of XS_T_STRIP source rows each swept whole along the source's rows,
+ *   which are then read in order. On an Intel Xeon, one thread, 64 MB:
+ *   f32[4096,4096]{0,1} to_linear went from 0.39 of a copy to 1.07 at
+ *   avx2 and from 0.76 to 1.23 at avx512.
+ * A transpose where one side has 2 or 4 elements of at most 8 bytes
+ * together (the (2,1) and (4,1) tiles) is an interleave of rows, or its
+ * inverse. */
 #include <string.h>
 
 #include "relayout.h"
@@ -23,6 +30,7 @@
 #endif
 
 #define XS_T_BLOCK 128
+#define XS_T_STRIP 32
 
 /* -- runs, fills, gathers ----------------------------------------------- */
 
@@ -106,15 +114,16 @@ static inline void xs_t8x8_2(const char *src, int64_t ssi, char *dst, int64_t ds
     }
 }
 
-#if XS_RELAYOUT_VEC >= 2
-/* The 32x32 micro-block of 2-byte elements asks for its rows' source
- * lines two micro-blocks along (the strips after the next), which the
- * hardware prefetcher, following 32 rows at once, does not fetch in time.
- * On an Intel Xeon (avx512), bf16[4096,8192]{0,1} to_linear: 0.31 of the
- * copy without, 0.40 one line ahead, 0.45 two lines, 0.44 four. The
- * 16x16 and 8x8 blocks lost with it (f32 0.66 -> 0.45, f64 0.80 ->
- * 0.47-0.59), so only this one prefetches. */
+/* The whole-line micro-block of 2-byte elements (32x32) asks for its rows'
+ * source lines two micro-blocks along, which the hardware prefetcher,
+ * following 32 rows at once, does not fetch in time. On an Intel Xeon
+ * (avx512), bf16[4096,8192]{0,1} to_linear: 0.31 of the copy without, 0.40
+ * one line ahead, 0.45 two lines, 0.44 four. The 16x16 and 8x8 blocks lost
+ * with it (f32 0.66 -> 0.45, f64 0.80 -> 0.47-0.59), so only this one
+ * prefetches. (Measured before streamed transposes ran in strips.) */
 #define XS_T_PREFETCH 128
+
+#if XS_RELAYOUT_VEC >= 2
 
 /* One 64-byte row of a micro-block: non-temporal where ``stream`` (dst then
  * 64-byte aligned). */
@@ -318,13 +327,48 @@ static inline int64_t xs_deinterleave(const char *src, char *dst, int64_t dsj, i
 #undef XS_LOAD
 #endif
 
-/* The micro-block of ``size``-byte elements: its side (0: none). */
-static inline int xs_micro(const int size) {
+#if XS_RELAYOUT_VEC == 1
+/* The AVX2 micro-blocks: 8x8 of 4- and 2-byte elements, 4x4 of 8-byte ones. */
+static inline void xs_small_block(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                  const int size) {
+    if (size == 4) xs_t8x8_4(src, ssi, dst, dsj);
+    else if (size == 8) xs_t4x4_8(src, ssi, dst, dsj);
+    else xs_t8x8_2(src, ssi, dst, dsj);
+}
+
+/* The whole-line micro-block at AVX2, for streamed moves (64 / size
+ * elements a side): its small blocks transposed into a tile on the stack,
+ * whose 64-byte rows then go out as two non-temporal stores each (dst
+ * 64-byte aligned), so each result line is written whole at once. In
+ * cache, the small blocks alone are faster (bf16[1024,1024]{0,1} on an
+ * Intel Xeon: 0.47 of a copy against 0.33 staged). */
+static inline void xs_lines_staged(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                   const int size) {
+    const int m = 64 / size, s = size == 8 ? 4 : 8;
+    _Alignas(64) char tile[32 * 64];
+    if (size == 2)
+        for (int k = 0; k < m; k++) _mm_prefetch(src + k * ssi + XS_T_PREFETCH, _MM_HINT_T0);
+    for (int j = 0; j < m; j += s)
+        for (int i = 0; i < m; i += s)
+            xs_small_block(src + i * ssi + j * size, ssi, tile + j * 64 + i * size, 64, size);
+    for (int r = 0; r < m; r++) {
+        _mm256_stream_si256((__m256i *)(dst + r * dsj), _mm256_load_si256((const __m256i *)(tile + r * 64)));
+        _mm256_stream_si256((__m256i *)(dst + r * dsj + 32),
+                            _mm256_load_si256((const __m256i *)(tile + r * 64 + 32)));
+    }
+}
+#endif
+
+/* The micro-block of ``size``-byte elements: its side (0: none); streamed
+ * moves write whole result lines at the vector levels. */
+static inline int xs_micro(const int size, const int stream) {
 #if XS_RELAYOUT_VEC >= 2
+    (void)stream;
     return size == 4 ? 16 : size == 8 ? 8 : size == 2 ? 32 : 0;
 #elif XS_RELAYOUT_VEC
-    return size == 4 ? 8 : size == 8 ? 4 : size == 2 ? 8 : 0;
+    return size == 1 ? 0 : stream ? 64 / size : size == 8 ? 4 : 8;
 #else
+    (void)stream;
     return size >= 2 ? 8 : 0;
 #endif
 }
@@ -336,10 +380,8 @@ static inline void xs_micro_block(const char *src, int64_t ssi, char *dst, int64
     else if (size == 8) xs_t8x8_8(src, ssi, dst, dsj, stream);
     else xs_t32x32_2(src, ssi, dst, dsj, stream);
 #elif XS_RELAYOUT_VEC
-    (void)stream;
-    if (size == 4) xs_t8x8_4(src, ssi, dst, dsj);
-    else if (size == 8) xs_t4x4_8(src, ssi, dst, dsj);
-    else xs_t8x8_2(src, ssi, dst, dsj);
+    if (stream) xs_lines_staged(src, ssi, dst, dsj, size);
+    else xs_small_block(src, ssi, dst, dsj, size);
 #else
     (void)stream;
     xs_transpose_scalar(src, dst, 8, 8, ssi, dsj, size);
@@ -352,7 +394,7 @@ static inline void xs_micro_block(const char *src, int64_t ssi, char *dst, int64
 static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, int64_t ni,
                                       int64_t ssi, int64_t dsj, const int size,
                                       const int stream) {
-    const int m = xs_micro(size);
+    const int m = xs_micro(size, stream);
     if (m == 0) {
         xs_transpose_scalar(src, dst, nj, ni, ssi, dsj, size);
         return;
@@ -395,15 +437,28 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         return;
     }
 #endif
-    /* whole-line micro-block rows, streamed: dst and its rows 64-byte aligned */
-    const int lines = stream && XS_RELAYOUT_VEC >= 2 && size >= 2 && size <= 8 &&
-                      (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0;
+#if XS_RELAYOUT_VEC
+    /* Streamed, where the result's rows are 64-byte aligned once the first
+     * few elements of each are peeled off: strips of XS_T_STRIP source rows,
+     * each swept along j, so that every source row is read in order, while
+     * the micro-blocks write whole result lines, non-temporal. */
+    const int64_t peel = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / size;
+    if (stream && size >= 2 && dsj % 64 == 0 && ((uintptr_t)dst + peel * size) % 64 == 0 &&
+        ni >= peel) {
+        xs_transpose_scalar(src, dst, nj, peel, ssi, dsj, size);
+        for (int64_t i = peel; i < ni; i += XS_T_STRIP) {
+            int64_t bi = ni - i < XS_T_STRIP ? ni - i : XS_T_STRIP;
+            xs_transpose_block(src + i * ssi, dst + i * size, nj, bi, ssi, dsj, size, 1);
+        }
+        return;
+    }
+#endif
     for (int64_t j = 0; j < nj; j += XS_T_BLOCK) {
         int64_t bj = nj - j < XS_T_BLOCK ? nj - j : XS_T_BLOCK;
         for (int64_t i = 0; i < ni; i += XS_T_BLOCK) {
             int64_t bi = ni - i < XS_T_BLOCK ? ni - i : XS_T_BLOCK;
             xs_transpose_block(src + i * ssi + j * size, dst + j * dsj + i * size, bj, bi, ssi,
-                               dsj, size, lines);
+                               dsj, size, 0);
         }
     }
 }
