@@ -212,6 +212,21 @@ def test_full_names_the_machine_and_shows_the_alignment_and_numba_unchecked(cli,
         assert all(c["numba_unchecked_meps"] > 0 for c in document["cases"])
 
 
+def test_modes_time_raise_beside_them(cli, tmp_path):
+    result = cli("bench", *FAST, "--threads", "1", "--modes", "raise,wrap", "--full", "--json", "b.json")
+    assert result.returncode == 0, result.stderr
+    cases = json.loads((tmp_path / "b.json").read_text())["cases"]
+    assert [(c["op"], c["mode"]) for c in cases] == [("ravel", "raise"), ("ravel", "wrap"), ("unravel", "raise")]
+    for case in cases:
+        assert ("raise_ratio" in case) == (case["mode"] == "wrap")
+    wrap = cases[1]
+    assert wrap["raise_ratio"] == pytest.approx(wrap["mode_beside_raise_s"] / wrap["raise_s"])
+    panels = [line for line in lines_of(result.stdout) if re.match(r"\| ravel +\| wrap ", line)]
+    header = next(line for line in lines_of(result.stdout) if "time / raise" in line)
+    cells = [c.strip() for c in panels[-1].split("|")]
+    assert cells[[c.strip() for c in header.split("|")].index("time / raise")] == f"{wrap['raise_ratio']:.2f}"
+
+
 def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
     drawn = stderr_on_a_terminal(cli, "bench", *FAST)
     head, _, progress = drawn.partition("\n")  # the line naming the machine, then the bar

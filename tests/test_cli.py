@@ -485,6 +485,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert {"xlashape M/s", "NumPy M/s", "speedup", "of copy limit", "copy spread",
             "without out= M/s", "without out=, no reuse M/s", "time / row-major",
             "of traffic limit"} <= set(names)
+    assert "time / raise" not in names
     column = {name: k for k, name in enumerate(names)}
     rows = [line for line in markdown if re.match(r"\| (un)?ravel +\| [a-z-]+ +\| ", line)]
     assert "[1/" in result.stderr  # progress
@@ -513,6 +514,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
             assert float(ratio_cell) == pytest.approx(ratio, abs=0.005)
         else:
             assert ratio_cell == "-" and "row_major_s" not in case
+        assert "raise_s" not in case  # --quick: 'raise' only, so no "time / raise" column
         # --quick: 'raise' only; JAX where installed (no tiles); the traffic
         # loop for every in-cache case
         assert cells[column["mode"]] == case["mode"] == "raise"
@@ -532,9 +534,15 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
         for op, mode in [("ravel_multi_index", m) for m in ("raise", "clip", "wrap")]
         + [("unravel_index", "raise")]
     ]
+    # 'clip' and 'wrap' time the 'raise' call beside their own.
+    for d in sized:
+        assert ("raise_s" in d) == (d["mode"] != "raise")
+        if d["mode"] != "raise":
+            assert d["raise_ratio"] == pytest.approx(d["xlashape_s"] / d["raise_s"])
     drop_in_header = next(line for line in markdown if line.startswith("| drop-in (rank 4"))
     assert [c.strip() for c in drop_in_header.split("|")[1:-1]] == [
-        "drop-in (rank 4; forms rank 2)", "N", "mode", "xlashape us", "NumPy us", "speedup"]
+        "drop-in (rank 4; forms rank 2)", "N", "mode", "xlashape us", "NumPy us", "speedup",
+        "time / raise"]
     from xlashape.bench import drop_in_forms
 
     forms = [d["form"] for d in record["drop_ins"] if "form" in d]

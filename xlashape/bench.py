@@ -16,7 +16,9 @@ is still alive (fresh memory, page faults and all). Each figure is a median
 over rounds; the copy ratio also gives its spread (25th-75th percentile
 over rounds). A tiled case also times its call and the same call on the
 untiled (row-major) layout, the two alone taking turns: "time / row-major"
-is the tiled layout's cost. The "out= alignment" section times the same
+is the tiled layout's cost. Likewise a case in mode 'clip' or 'wrap' (and
+each drop-in ravel in those modes) times the same call in mode 'raise'
+beside it: "time / raise" is the mode's cost. The "out= alignment" section times the same
 call (rank 4, int64) into an ``out=`` whose data starts 16 bytes past a
 64-byte boundary, where ``np.empty`` often puts it, and into one on the
 boundary, the two taking turns. Only ratios measured in the same run are
@@ -358,18 +360,24 @@ def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int,
     as a user calls them (no ``out=``, default threads), rank 4 row-major,
     ravel in each of ``modes``, then each of :func:`drop_in_forms` (``form``
     names it), interleaved round by round (see :func:`drop_in_calls`)."""
-    records = []
+    records: list[dict[str, Any]] = []
+    calls: dict[str, Callable[[], object]]
     for n in sizes:
         for op, mode in [*(("ravel_multi_index", m) for m in modes), ("unravel_index", "raise")]:
             ours, theirs = drop_in_calls(op, n, mode)
-            times = interleaved_times({"xlashape": ours, "numpy": theirs}, min_time, min_rounds)
-            x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
-            records.append({"op": op, "n": n, "mode": mode, "xlashape_s": x, "numpy_s": y,
-                            "speedup": y / x})
+            calls = {"xlashape": ours, "numpy": theirs}
+            if mode != "raise":
+                calls["raise"] = drop_in_calls(op, n)[0]
+            times = interleaved_times(calls, min_time, min_rounds)
+            median = {name: statistics.median(t) for name, t in times.items()}
+            x, y = median["xlashape"], median["numpy"]
+            record = {"op": op, "n": n, "mode": mode, "xlashape_s": x, "numpy_s": y, "speedup": y / x}
+            if "raise" in median:
+                record.update(raise_s=median["raise"], raise_ratio=x / median["raise"])
+            records.append(record)
     for form, (op, args) in drop_in_forms().items():
         drop_in = ravel_multi_index if op == "ravel_multi_index" else unravel_index
-        calls: dict[str, Callable[[], object]] = {
-            "xlashape": partial(drop_in, *args), "numpy": partial(getattr(np, op), *args)}
+        calls = {"xlashape": partial(drop_in, *args), "numpy": partial(getattr(np, op), *args)}
         times = interleaved_times(calls, min_time, min_rounds)
         x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
         records.append({"op": op, "n": 1, "form": form, "xlashape_s": x, "numpy_s": y,
@@ -443,17 +451,22 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
                       jax_speedup=median["jax"] / ours)
     if "traffic" in median:
         record.update(traffic_s=median["traffic"], traffic_fraction=median["traffic"] / ours)
+    # A tiled layout against the row-major one, and 'clip' or 'wrap' against
+    # 'raise': the two calls alone, taking turns. Beside the calls above
+    # (those that allocate, above all) the untiled one measured up to 2x
+    # slower than alone (10^5 unravel), and cases run one after another
+    # drift apart on a busy machine.
     if case.layout == "tiled":
-        # The same call on the untiled layout, the two alone taking turns:
-        # beside the calls above (those that allocate, above all) the
-        # untiled one measured up to 2x slower than alone (10^5 unravel).
         untiled = dataclasses.replace(case, layout="row-major")
-        pair = interleaved_times({"tiled": calls["xlashape"],
-                                  "row-major": xlashape_call(untiled, make_case_data(untiled), threads)},
-                                 min_time, min_repeats)
-        tiled_s, row_major_s = (statistics.median(pair[name]) for name in ("tiled", "row-major"))
+        tiled_s, row_major_s = _taking_turns(
+            calls["xlashape"], xlashape_call(untiled, make_case_data(untiled), threads), min_time, min_repeats)
         record.update(tiled_beside_row_major_s=tiled_s, row_major_s=row_major_s,
                       row_major_ratio=tiled_s / row_major_s)
+    if case.mode != "raise":
+        raised = dataclasses.replace(case, mode="raise")
+        mode_s, raise_s = _taking_turns(
+            calls["xlashape"], xlashape_call(raised, data, threads), min_time, min_repeats)
+        record.update(mode_beside_raise_s=mode_s, raise_s=raise_s, raise_ratio=mode_s / raise_s)
     if no_out:
         fresh = median["xlashape without out="]
         record.update(no_out_s=fresh, no_out_meps=case.n / fresh / 1e6, no_out_fraction=ours / fresh)
@@ -461,6 +474,13 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         record.update(no_reuse_s=unused, no_reuse_meps=case.n / unused / 1e6,
                       no_reuse_fraction=ours / unused)
     return record
+
+
+def _taking_turns(first: Callable[[], object], second: Callable[[], object], min_time: float,
+                  min_repeats: int) -> tuple[float, float]:
+    """The median seconds of two calls that take turns, alone."""
+    times = interleaved_times({"first": first, "second": second}, min_time, min_repeats)
+    return statistics.median(times["first"]), statistics.median(times["second"])
 
 
 def out_at(shape: tuple[int, ...], offset: int, alignment: int = ALIGNMENT) -> np.ndarray:
@@ -576,6 +596,7 @@ CASE_COLUMNS = (
     Column("without out= M/s", field("no_out_meps", ".0f")),
     Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
     Column("time / row-major", field("row_major_ratio", ".2f")),
+    Column("time / raise", field("raise_ratio", ".2f")),
 )
 ALIGNMENT_COLUMNS = (  # N first: a row starts with no op, unlike a case's
     Column("N", lambda r: _sizes_text([r["n"]]), key=True),
@@ -600,6 +621,7 @@ DROP_IN_COLUMNS = (
     Column("xlashape us", field("xlashape_s", ".2f", scale=1e6)),
     Column("NumPy us", field("numpy_s", ".2f", scale=1e6)),
     Column("speedup", field("speedup", ".1f", "x")),
+    Column("time / raise", field("raise_ratio", ".2f")),
 )
 
 
