@@ -382,7 +382,10 @@ int64_t xs_stream_bytes(void) { return (int64_t)stream_from; }
  * past a core's L1 and L2, where a store across two cache lines costs more
  * than the permute that avoids it. On an Intel Xeon (avx512), rank 4, one
  * thread, an unravel into an out= at 16 mod 64 ran 0.74-0.81x as fast
- * realigned at 10^3 and 10^4 rows (40 and 400 KB), 1.13x at 10^5 (4 MB). */
+ * realigned at 10^3 and 10^4 rows (40 and 400 KB), 1.13x at 10^5 (4 MB).
+ * (The unravel kernels store rows plainly all the same where aligned slots
+ * would not move them, or where the level turns them at a loss:
+ * kernels_store.h, xs_vstream_rows_mode.) */
 #define XS_ALIGN_FROM ((double)(1 << 20))
 
 /* Whether the pages holding ``at`` are all in memory (on Linux; elsewhere

@@ -99,6 +99,18 @@ static XS_ALWAYS_INLINE void xs_vstream_put_block(xs_vstream *s, const void *ite
     }
 }
 
+/* How the rows that xs_vstore_rows or xs_vstore_rows32 put on a stream
+ * begun at ``out`` are stored, for a call that asks ``store``: plainly
+ * (by the loops compiled for plain stores) where aligned slots would
+ * change nothing, ``out`` being on a vector boundary, and where they
+ * would turn the rows at a level that turns them at a loss (kernels_vec.h,
+ * XS_VTURN_ROWS); otherwise as asked. */
+static XS_ALWAYS_INLINE int xs_vstream_rows_mode(const void *out, int store) {
+    const int turned = (uintptr_t)out % XS_VBYTES != 0;
+    if (turned && !XS_VTURN_ROWS) return XS_STORE_PLAIN;
+    return store == XS_STORE_ALIGNED && !turned ? XS_STORE_PLAIN : store;
+}
+
 /* Write what is still held (the tail's lanes below lag). Call before
  * anything else writes past the stream's last vector, and before the
  * kernel returns. */

@@ -73,13 +73,20 @@
  * XS_VRAVEL(R)
  *     Nonzero for the ranks R whose rows ravel reads a vector of rows at a
  *     time (xs_vravel_init, _check, _rowsum, _sum); a constant expression.
+ * XS_VTURN_ROWS
+ *     1 where the rows of xs_vstore_rows and xs_vstore_rows32 pay for
+ *     being turned into aligned slots (xs_vjoin) on a result that does
+ *     not start on a vector boundary; 0 where the turn costs more than
+ *     the stores across lines it saves, and unravel stores those rows
+ *     plainly instead (kernels_store.h, xs_vstream_rows_mode). A constant.
  * XS_VRAVEL_COLUMN (optional)
  *     Defined (as 1) where the level has xs_vravel_column.
  * XS_VSTORE_ROWS32 (optional)
  *     Defined (as 1) where the level has xs_vstore_rows32.
  */
-#if !defined(XS_VL) || !defined(XS_VBYTES) || !defined(XS_VROWS) || !defined(XS_VRAVEL)
-#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R) and XS_VRAVEL(R)"
+#if !defined(XS_VL) || !defined(XS_VBYTES) || !defined(XS_VROWS) || !defined(XS_VRAVEL) || \
+    !defined(XS_VTURN_ROWS)
+#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R), XS_VRAVEL(R) and XS_VTURN_ROWS"
 #endif
 #if XS_VBYTES != 8 * XS_VL
 #error "XS_VBYTES is 8 * XS_VL"

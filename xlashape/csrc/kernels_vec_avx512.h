@@ -20,6 +20,9 @@
 #define XS_VROWS(R) ((R) >= 1 && (R) <= 6)  /* 7 and 8: slower than the blocks (measured) */
 /* Ranks whose rows ravel reads a vector of rows at a time. */
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
+/* Rows put on the store stream are turned into aligned slots, one
+ * two-vector permute each (kernels_vec.h). */
+#define XS_VTURN_ROWS 1
 
 typedef __m512d xs_vd;
 typedef __m512i xs_vi;
