@@ -47,7 +47,8 @@ typedef struct {
     int size;    /* element bytes: 1, 2, 4 or 8 */
     int kind;
     int outer;
-    int stream;  /* store runs and interleaves past the caches (non-temporal) */
+    int stream;  /* store past the caches (non-temporal) */
+    int split;   /* the axis split into ranges (xs_relayout_fn): 0, or 1 (see relayout.c) */
     int64_t count[XS_MOVE_MAX_AXES];
     int64_t src_step[XS_MOVE_MAX_AXES];
     int64_t dst_step[XS_MOVE_MAX_AXES];

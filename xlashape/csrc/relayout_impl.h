@@ -495,9 +495,9 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
     int64_t count[XS_MOVE_MAX_AXES], index[XS_MOVE_MAX_AXES];
     memcpy(count, m->count, sizeof count);
     memset(index, 0, sizeof index);
-    count[0] = stop - start;
-    const char *src = m->src + start * m->src_step[0];
-    char *dst = m->dst + start * m->dst_step[0];
+    count[m->split] = stop - start;
+    const char *src = m->src + start * m->src_step[m->split];
+    char *dst = m->dst + start * m->dst_step[m->split];
     for (;;) {
         xs_inner(m, src, dst, count, size);
         int k = m->outer - 1;
