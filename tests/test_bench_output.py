@@ -227,6 +227,33 @@ def test_modes_time_raise_beside_them(cli, tmp_path):
     assert cells[[c.strip() for c in header.split("|")].index("time / raise")] == f"{wrap['raise_ratio']:.2f}"
 
 
+def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
+    from xlashape.bench_relayout import ROWS
+
+    result = cli("bench", "--relayout", "--quick", "--json", "r.json", "--markdown", "r.md")
+    assert result.returncode == 0, result.stderr
+    records = json.loads((tmp_path / "r.json").read_text())["relayout"]
+    assert [(r["row"], r["direction"]) for r in records] == [
+        (row.name, call) for row in ROWS for call in ("to_linear", "from_linear")]
+    for r in records:
+        assert r["xlashape_of_copy"] == pytest.approx(r["copy_s"] / r["xlashape_s"])
+    markdown = lines_of((tmp_path / "r.md").read_text())
+    assert markdown[0].startswith("| row ") and "xlashape of copy" in markdown[0]
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in markdown[2:2 + len(records)]]
+    header = [c.strip() for c in markdown[0].split("|")[1:-1]]
+    assert [(c[0], c[1]) for c in cells] == [(r["row"], r["direction"]) for r in records]
+    assert [c[header.index("xlashape of copy")] for c in cells] == [
+        f"{r['xlashape_of_copy']:.2f}" for r in records]
+
+
+def test_relayout_refuses_what_only_the_index_grid_takes(cli):
+    result = cli("bench", "--relayout", "--sizes", "1e3", "--modes", "clip")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "xlashape: error: --relayout does not take --sizes, --modes (it takes --threads, --quick, "
+        "--full, --json and --markdown)"]
+
+
 def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
     drawn = stderr_on_a_terminal(cli, "bench", *FAST)
     head, _, progress = drawn.partition("\n")  # the line naming the machine, then the bar

@@ -35,8 +35,9 @@ import numpy as np
 from . import Shape, cpu, packing, relayout_plan
 from .bench import interleaved_times, machine
 from .bench_peers import why_no_jax
-from .bench_report import Column, Section, field, text_table
+from .bench_report import Column, Section, field, markdown_table, text_table
 from .buffers import from_linear, to_linear
+from .cli.common import EXIT_USAGE, CommandError
 from .shape_text import parse_array_shape_string
 
 __all__ = ["ROWS", "Row", "run", "row_times"]
@@ -184,9 +185,17 @@ COLUMNS = (
 )
 
 
+# What the index grid takes and the relayout rows do not: refused, never ignored.
+GRID_OPTIONS = ("sizes", "dtypes", "layouts", "levels", "modes", "long", "plot")
+
+
 def run(args: argparse.Namespace) -> int:
     """The relayout section: every row, each thread count of ``--threads``
     (default 1), at the level in use."""
+    given = [f"--{name}" for name in GRID_OPTIONS if getattr(args, name, None)]
+    if given:
+        raise CommandError(f"--relayout does not take {', '.join(given)} (it takes --threads, --quick, "
+                           "--full, --json and --markdown)", EXIT_USAGE)
     min_time, min_rounds = (0.05, 3) if args.quick else (1.0, 7)
     thread_counts = args.threads or [1]
     info = machine()
@@ -201,6 +210,9 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join(text_table(section)))
     print(f"\nFractions of one np.copyto of the same bytes; medians over interleaved rounds. {info['cpu']}, "
           f"{info['cores']} cores, level {info['level']}, NumPy {info['numpy']}.")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(markdown_table(section)) + "\n")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "relayout": records}, f, indent=2)

@@ -16,8 +16,8 @@
  *   through an L1 tile at AVX2) written by non-temporal stores, in strips
  *   of XS_T_STRIP source rows each swept whole along the source's rows,
  *   which are then read in order. On an Intel Xeon, one thread, 64 MB:
- *   f32[4096,4096]{0,1} to_linear went from 0.39 of a copy to 1.07 at
- *   avx2 and from 0.76 to 1.23 at avx512.
+ *   f32[4096,4096]{0,1} to_linear went from 0.39 of a copy to 1.03-1.08
+ *   at avx2 and from 0.50-0.71 to 1.19-1.22 at avx512.
  * A transpose where one side has 2 or 4 elements of at most 8 bytes
  * together (the (2,1) and (4,1) tiles) is an interleave of rows, or its
  * inverse. */
