@@ -6,7 +6,7 @@ import hypothesis.extra.numpy as npst
 import hypothesis.strategies as st
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from inputs import DTYPES, ORDERS, array_forms, index_arrays
 from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
@@ -54,6 +54,24 @@ def test_ravel_every_input_form(label, rows, mode, order):
     assert_same(
         lambda: xs.ravel_multi_index(columns, DIMS, mode=mode, order=order),
         lambda: np.ravel_multi_index(columns, DIMS, mode=mode, order=order),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    dims=st.lists(st.integers(1, 50), min_size=1, max_size=5),
+    data=st.data(),
+    mode=st.sampled_from(["wrap", "clip"]),
+    order=st.sampled_from(["C", "F"]),
+)
+def test_one_multi_index_in_every_mode(dims, data, mode, order):
+    # One multi-index of Python ints is brought into range before the
+    # kernel runs; anywhere in int64, far out of range included.
+    index = tuple(data.draw(st.one_of(st.integers(-3 * d, 3 * d), st.integers(-2**63, 2**63 - 1)))
+                  for d in dims)
+    assert_same(
+        lambda: xs.ravel_multi_index(index, dims, mode=mode, order=order),
+        lambda: np.ravel_multi_index(index, dims, mode=mode, order=order),
     )
 
 
