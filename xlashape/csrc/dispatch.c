@@ -307,9 +307,18 @@ static double ns_alone[2] = {1.0, 1.0};
 static double ns_split[2] = {0.0, 0.0};  /* 0: not measured yet */
 static unsigned eligible_calls[2];
 
+/* A sample counts for at most twice the figure it updates: one call that
+ * lost its CPU or met page faults (12x the usual rate has been seen) would
+ * otherwise turn the choice for the next 16 calls; slowness that lasts
+ * still shows within a few calls. */
 static void update(double *ns, uint64_t t0, ptrdiff_t n) {
     double rate = (double)(xs_now_ns() - t0) / (double)n;
-    *ns = *ns == 0.0 ? rate : 0.75 * *ns + 0.25 * rate;
+    if (*ns == 0.0) {
+        *ns = rate;
+        return;
+    }
+    if (rate > 2 * *ns) rate = 2 * *ns;
+    *ns = 0.75 * *ns + 0.25 * rate;
 }
 
 /* Rows a chunk needs to pay for handing it to a worker: worth at least
