@@ -588,11 +588,12 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_ranked)(
 
 ptrdiff_t XS_FN(xs_unravel_rows32)(const xs_plan *p, const XS_T *linear, uint32_t *out,
                                    ptrdiff_t start, ptrdiff_t stop, int store, uint64_t *bad) {
-    if (!XS_VROWS(p->rank) || !(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
-    switch (p->rank) {
+    if (!(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
+    switch (p->rank) {  /* the ranks of xs_vstore_rows32 */
     case 1: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 1); break;
     case 2: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 2); break;
-    default: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 4); break;
+    case 4: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 4); break;
+    default: return start;
     }
     return stop;
 }

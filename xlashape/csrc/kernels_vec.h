@@ -32,13 +32,11 @@
  * lane e % XS_VL of vector e / XS_VL, and belongs to row e / R, dimension
  * e % R.
  *
- * Where the levels differ: only AVX2 defines the optional operations
- * (XS_VRAVEL_COLUMN, XS_VSTORE_ROWS32; the loops test for them with
- * #ifdef). AVX-512 leaves ravel of columns to the compiler's vectorisation
- * of the plain loop, which has the unsigned 64-bit compares and 64-bit
- * products that AVX2 spells out by hand, and dispatch.c gives it no 32-bit
- * unravel kernel (its 32-bit results are narrowed from int64 blocks). The
- * rank sets XS_VROWS and XS_VRAVEL differ by measurement. A level may keep
+ * Where the levels differ: only AVX2 defines XS_VRAVEL_COLUMN (the loops
+ * test for the optional operations with #ifdef). AVX-512 leaves ravel of
+ * columns to the compiler's vectorisation of the plain loop, which has
+ * the unsigned 64-bit compares and 64-bit products that AVX2 spells out
+ * by hand. The rank sets XS_VROWS and XS_VRAVEL differ by measurement. A level may keep
  * helpers of its own (AVX2: xs_vkeep_offsets, xs_vwiden_offsets,
  * xs_vnarrow); no loop uses them, and they are not part of the contract.
  *
@@ -68,8 +66,7 @@
  *     Nonzero for the ranks R (1 to XS_MAX_UNROLLED) whose (N, R) rows the
  *     level stores by xs_vstore_rows (and xs_vstore_rows32); a constant
  *     expression, also usable in #if. Where XS_VSTORE_ROWS32 is defined it
- *     may hold only for ranks 1, 2 and 4 (xs_unravel_rows32 of
- *     kernels_impl.h switches over those).
+ *     holds for ranks 1, 2 and 4, the ranks of xs_vstore_rows32.
  * XS_VRAVEL(R)
  *     Nonzero for the ranks R whose rows ravel reads a vector of rows at a
  *     time (xs_vravel_init, _check, _rowsum, _sum); a constant expression.
@@ -91,8 +88,8 @@
 #if XS_VBYTES != 8 * XS_VL
 #error "XS_VBYTES is 8 * XS_VL"
 #endif
-#if defined(XS_VSTORE_ROWS32) && (XS_VROWS(3) || XS_VROWS(5) || XS_VROWS(6) || XS_VROWS(7) || XS_VROWS(8))
-#error "with XS_VSTORE_ROWS32, XS_VROWS holds for ranks 1, 2 and 4 only"
+#if defined(XS_VSTORE_ROWS32) && !(XS_VROWS(1) && XS_VROWS(2) && XS_VROWS(4))
+#error "with XS_VSTORE_ROWS32, XS_VROWS holds for ranks 1, 2 and 4"
 #endif
 
 /* ---- types ----------------------------------------------------------------
@@ -251,8 +248,8 @@ static void xs_vstore_rows(xs_vstream *out, const xs_vi *col, const int rank, co
  * (the loops call it where every index is below 2**31): rank 1 stores
  * its XS_VL uint32 at ``out`` itself (half a vector, the stream
  * untouched); ranks 2 and 4 put rank / 2 vectors on the stream s (``out``
- * unused). position as for xs_vrows_init. Precondition: XS_VROWS(rank)
- * (1, 2 or 4). */
+ * unused). position as for xs_vrows_init. Precondition: rank is 1, 2 or
+ * 4. */
 static void xs_vstore_rows32(xs_vstream *s, uint32_t *out, const xs_vi *col, const int rank,
                              const int *position);
 #endif

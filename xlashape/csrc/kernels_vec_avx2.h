@@ -174,6 +174,20 @@ static inline __m128i xs_vnarrow(__m256i v) {
     return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
+/* The next vector of the stream from its two halves: stored apart where
+ * the stream stores plainly, which saves the insert that would join them
+ * (on an Intel Xeon, rank 4 into int32 rows, in cache: 4% of the call);
+ * otherwise joined and put. */
+static XS_ALWAYS_INLINE void xs_vstream_put_halves(xs_vstream *s, __m128i lo, __m128i hi) {
+    if (s->lag == 0 && !s->stream) {
+        _mm_storeu_si128((__m128i *)(void *)s->slot, lo);
+        _mm_storeu_si128((__m128i *)(void *)(s->slot + 16), hi);
+        s->slot += XS_VBYTES;
+    } else {
+        xs_vstream_put(s, _mm256_set_m128i(hi, lo));
+    }
+}
+
 static XS_ALWAYS_INLINE void xs_vstore_rows32(xs_vstream *s, uint32_t *out, const xs_vi *col,
                                               const int rank, const int *position) {
     __m128i a = xs_vnarrow(col[position[0]]);
@@ -183,14 +197,14 @@ static XS_ALWAYS_INLINE void xs_vstore_rows32(xs_vstream *s, uint32_t *out, cons
     }
     __m128i b = xs_vnarrow(col[position[1]]);
     if (rank == 2) {
-        xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi32(a, b), _mm_unpacklo_epi32(a, b)));
+        xs_vstream_put_halves(s, _mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b));
         return;
     }
     __m128i c = xs_vnarrow(col[position[2]]), d = xs_vnarrow(col[position[3]]);
     __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d);
     __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d);
-    xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi64(ab0, cd0), _mm_unpacklo_epi64(ab0, cd0)));
-    xs_vstream_put(s, _mm256_set_m128i(_mm_unpackhi_epi64(ab1, cd1), _mm_unpacklo_epi64(ab1, cd1)));
+    xs_vstream_put_halves(s, _mm_unpacklo_epi64(ab0, cd0), _mm_unpackhi_epi64(ab0, cd0));
+    xs_vstream_put_halves(s, _mm_unpacklo_epi64(ab1, cd1), _mm_unpackhi_epi64(ab1, cd1));
 }
 
 /* -- ravel: (N, rank) rows in registers --------------------------------------

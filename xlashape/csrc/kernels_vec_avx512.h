@@ -178,6 +178,36 @@ static XS_ALWAYS_INLINE void xs_vstore_rows(xs_vstream *out, const xs_vi *col, c
     }
 }
 
+/* The same rows into 32-bit indices (every one below 2**31): ``col`` by
+ * position, as above; dimension d of a row is col[position[d]]. Rank 1
+ * narrows its column; rank 2 interleaves the low halves of its two
+ * columns in one permute; rank 4 gathers those of positions 0 and 1 of
+ * the rows (dimensions 0 and 1) into one vector and those of dimensions
+ * 2 and 3 into another, then takes rows 0-3 and 4-7 from the two: four
+ * permutes for 8 rows, where the int64 rows take eight. Only ranks 1, 2
+ * and 4. */
+#define XS_VSTORE_ROWS32 1
+static XS_ALWAYS_INLINE void xs_vstore_rows32(xs_vstream *s, uint32_t *out, const xs_vi *col,
+                                              const int rank, const int *position) {
+    if (rank == 1) {  /* half a vector: stored at out, past the stream */
+        _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(col[position[0]]));
+        return;
+    }
+    if (rank == 2) {  /* lane 2i: row i of the first column, 2i + 1: of the second */
+        const __m512i pairs = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+        xs_vstream_put(s, _mm512_permutex2var_epi32(col[position[0]], pairs, col[position[1]]));
+        return;
+    }
+    /* lanes 0-7: the first column's rows, 8-15: the second's */
+    const __m512i low = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i ab = _mm512_permutex2var_epi32(col[position[0]], low, col[position[1]]);
+    const __m512i cd = _mm512_permutex2var_epi32(col[position[2]], low, col[position[3]]);
+    /* lane 4r + d of rows 0-3 (r = 0-3): lane r of column d of (ab, cd) */
+    const __m512i rows = _mm512_setr_epi32(0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27);
+    xs_vstream_put(s, _mm512_permutex2var_epi32(ab, rows, cd));
+    xs_vstream_put(s, _mm512_permutex2var_epi32(ab, _mm512_add_epi32(rows, _mm512_set1_epi32(4)), cd));
+}
+
 /* -- ravel: (N, rank) rows in registers --------------------------------------
  *
  * A vector of rows is read as ``rank`` vectors as they lie in memory (row

@@ -8,7 +8,7 @@
  * XS_PORTABLE_VL, defined before the include, sets the lanes: 4 (the
  * default) mirrors AVX2, with its rank sets, XS_VTURN_ROWS and the
  * optional operations (XS_VRAVEL_COLUMN, XS_VSTORE_ROWS32); 8 mirrors
- * AVX-512, with its rank sets, XS_VTURN_ROWS and no optional operations.
+ * AVX-512, with its rank sets, XS_VTURN_ROWS and XS_VSTORE_ROWS32.
  * So the loops compiled over the two take every vector path that one
  * level or the other takes.
  *
@@ -41,6 +41,7 @@
 #define XS_VROWS(R) ((R) >= 1 && (R) <= 6)
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
 #define XS_VTURN_ROWS 1
+#define XS_VSTORE_ROWS32 1
 #else
 #error "XS_PORTABLE_VL: 4 (as AVX2) or 8 (as AVX-512)"
 #endif

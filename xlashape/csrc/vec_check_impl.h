@@ -161,6 +161,7 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
         if (op == XS_VCHECK_xs_vstore_rows32) return XS_VCHECK_ABSENT;
 #endif
         if (rank < 1 || rank > XS_MAX_UNROLLED || !XS_VROWS(rank) ||
+            (op == XS_VCHECK_xs_vstore_rows32 && rank != 1 && rank != 2 && rank != 4) ||
             !XS_VCHECK_FN(xs_vcheck_position)(param + 1, rank, position))
             return XS_VCHECK_OUTSIDE;
         const uint64_t store = param[rank + 1], offset = param[rank + 2];
