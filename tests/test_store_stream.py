@@ -1,9 +1,10 @@
 """How the kernels store results (csrc/kernels_store.h): plain stores in
-cache, aligned slots past 1 MiB, non-temporal stores past the streaming
-threshold. Each is checked against NumPy at every CPU level, at every
-``out=`` alignment (the head and tail written under masks), for int32 and
-int64 results, with the threshold forced low so that small batches
-stream; and the threshold's derivation from the CPU's caches."""
+cache, aligned slots past the aligned-slot threshold, non-temporal stores
+past the streaming threshold. Each is checked against NumPy at every CPU
+level, at every ``out=`` alignment (the head and tail written under
+masks), for int32 and int64 results, with the thresholds forced so that
+small batches take each way; and the thresholds' derivation from the
+CPU's caches."""
 
 import subprocess
 import sys
@@ -29,8 +30,7 @@ SHAPES = [
     xs.Shape("f32", [2, 3, 4, 2, 3, 4, 2], xs.Layout([0, 1, 2, 3, 4, 5, 6])),
     xs.Shape("f32", [1000]),
 ]
-# 1 000 rows stay under 1 MiB (plain stores); 30 011 rows pass it (aligned
-# slots), and the odd count leaves a tail that is no whole vector.
+# the odd count leaves a tail that is no whole vector
 COUNTS = (1_000, 30_011)
 
 
@@ -41,11 +41,14 @@ def level(request):
     cpu.set_cpu_level(previous)
 
 
-@pytest.fixture(params=["cached", "streamed"])
+@pytest.fixture(params=["plain", "aligned", "streamed"])
 def threshold(request):
-    previous = cpu.set_stream_bytes(0 if request.param == "streamed" else 1 << 62)
+    """How every call of the test stores its results."""
+    stream = cpu.set_stream_bytes(0 if request.param == "streamed" else 1 << 62)
+    align = cpu.set_align_bytes(1 << 62 if request.param == "plain" else 0)
     yield request.param
-    cpu.set_stream_bytes(previous)
+    cpu.set_stream_bytes(stream)
+    cpu.set_align_bytes(align)
 
 
 def rows_of(shape, n, dtype, seed=0):
@@ -124,17 +127,21 @@ def test_blocks_of_a_mode_each_stream_on_their_own(level, threshold, mode):
             np.testing.assert_array_equal(out, expected, err_msg=f"out= at {start} mod 64")
 
 
-def test_stream_bytes_is_set_and_reported():
-    previous = cpu.set_stream_bytes(12345)
+@pytest.mark.parametrize(
+    ("name", "derived"), [("stream", cpu._cache_threshold), ("align", cpu._l2_threshold)]
+)
+def test_thresholds_are_set_and_reported(name, derived):
+    get, put = getattr(cpu, f"{name}_bytes"), getattr(cpu, f"set_{name}_bytes")
+    previous = put(12345)
     try:
-        assert cpu.stream_bytes() == 12345
-        assert xs.cpu_features()["stream_bytes"] == 12345
-        assert cpu.set_stream_bytes(None) == 12345
-        assert cpu.stream_bytes() == cpu._cache_threshold()
+        assert get() == 12345
+        assert xs.cpu_features()[f"{name}_bytes"] == 12345
+        assert put(None) == 12345
+        assert get() == derived()
     finally:
-        cpu.set_stream_bytes(previous)
-    with pytest.raises(ValueError, match="at least 0 bytes, got -1"):
-        cpu.set_stream_bytes(-1)
+        put(previous)
+    with pytest.raises(ValueError, match="threshold must be at least 0 bytes, got -1"):
+        put(-1)
 
 
 def write_cache(root, index, level, kind, size, shared):
@@ -154,14 +161,17 @@ def test_threshold_derived_as_glibc_derives_its_own(tmp_path):
     write_cache(tmp_path, 2, 2, "Unified", "2048K", "0")
     write_cache(tmp_path, 3, 3, "Unified", "491520K", "0-1")
     assert cpu._cache_threshold(tmp_path) == int(181.5 * 2**20)
+    assert cpu._l2_threshold(tmp_path) == 1536 * 1024  # three quarters of the L2
 
 
 def test_threshold_of_other_cache_layouts(tmp_path):
     # No L3: three quarters of the L2's share; a list of CPUs with gaps.
     write_cache(tmp_path, 0, 2, "Unified", "1024K", "0,2,4-5")
     assert cpu._cache_threshold(tmp_path) == 1024 * 1024 // 4 * 3 // 4
-    # Nothing readable: the documented default.
+    assert cpu._l2_threshold(tmp_path) == 1024 * 1024 // 4 * 3 // 4
+    # Nothing readable: the documented defaults.
     assert cpu._cache_threshold(tmp_path / "missing") == 32 << 20
+    assert cpu._l2_threshold(tmp_path / "missing") == 1 << 20
     assert cpu._cpu_count("0-3,8,10-11") == 7
 
 

@@ -41,6 +41,8 @@ cdef extern from "dispatch.h" nogil:
     void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
     void xs_set_stream_bytes(int64_t nbytes)
     int64_t xs_stream_bytes()
+    void xs_set_align_bytes(int64_t nbytes)
+    int64_t xs_align_bytes()
 
 
 cdef extern from "relayout.h" nogil:
@@ -176,10 +178,26 @@ def stream_bytes():
 def set_stream_bytes(nbytes):
     """Stream the results of calls that move at least ``nbytes`` bytes
     (xlashape.cpu sets it from the CPU's caches at import)."""
+    xs_set_stream_bytes(_byte_count(nbytes, "streaming"))
+
+
+def align_bytes():
+    """The bytes of traffic from which a call writes its results in
+    aligned slots, whatever out='s alignment."""
+    return xs_align_bytes()
+
+
+def set_align_bytes(nbytes):
+    """Write aligned slots for calls that move at least ``nbytes`` bytes
+    (xlashape.cpu sets it from the CPU's L2 at import)."""
+    xs_set_align_bytes(_byte_count(nbytes, "aligned-slot"))
+
+
+cdef int64_t _byte_count(object nbytes, str threshold) except? -1:
     cdef int64_t value = nbytes
     if value < 0:
-        raise ValueError(f"the streaming threshold must be at least 0 bytes, got {nbytes}")
-    xs_set_stream_bytes(value)
+        raise ValueError(f"the {threshold} threshold must be at least 0 bytes, got {nbytes}")
+    return value
 
 
 def pool_info():

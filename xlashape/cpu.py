@@ -14,6 +14,12 @@ bytes: at import, three quarters of one CPU's share of the last-level cache
 plus its own L2, as glibc (2.26-2.37) derives the threshold from which its
 ``memcpy`` streams; ``XLASHAPE_STREAM_BYTES`` (a byte count) sets it
 instead, and :func:`set_stream_bytes` changes it at run time.
+
+Below that, a call that moves at least :func:`align_bytes` (at import,
+three quarters of one CPU's share of its L2) writes whole vectors on
+64-byte boundaries whatever ``out=``'s alignment, each turned by the
+misalignment; a smaller call's results stay in L2, where stores across two
+cache lines cost less than the turn. :func:`set_align_bytes` changes it.
 """
 
 from __future__ import annotations
@@ -23,16 +29,25 @@ from pathlib import Path
 
 from . import _batch
 
-__all__ = ["LEVELS", "cpu_features", "set_cpu_level", "set_stream_bytes", "stream_bytes"]
+__all__ = [
+    "LEVELS",
+    "align_bytes",
+    "cpu_features",
+    "set_align_bytes",
+    "set_cpu_level",
+    "set_stream_bytes",
+    "stream_bytes",
+]
 
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
 
 
 def cpu_features() -> dict[str, object]:
     """The kernel level in use, the best this machine supports, every level
-    it supports, and the worker pool's state: ``{"level": ..., "best":
-    ..., "supported": (...), "levels": LEVELS, "pool_workers": ...,
-    "pool_wake_ns": ...}``.
+    it supports, the worker pool's state, and the thresholds from which
+    results are written in aligned slots and streamed: ``{"level": ...,
+    "best": ..., "supported": (...), "levels": LEVELS, "pool_workers": ...,
+    "pool_wake_ns": ..., "stream_bytes": ..., "align_bytes": ...}``.
 
     Examples
     --------
@@ -50,6 +65,7 @@ def cpu_features() -> dict[str, object]:
         "pool_workers": pool["workers"],
         "pool_wake_ns": pool["wake_ns"],
         "stream_bytes": stream_bytes(),
+        "align_bytes": align_bytes(),
     }
 
 
@@ -74,6 +90,21 @@ def set_stream_bytes(nbytes: int | None) -> int:
     return previous
 
 
+def align_bytes() -> int:
+    """The bytes a call reads and writes from which it writes its results in
+    aligned slots, whatever ``out=``'s alignment."""
+    return int(_batch.align_bytes())
+
+
+def set_align_bytes(nbytes: int | None) -> int:
+    """Write aligned slots for calls that read and write at least ``nbytes``
+    bytes (None: the threshold derived from this CPU's L2); returns the
+    previous threshold. ValueError for a negative count."""
+    previous = align_bytes()
+    _batch.set_align_bytes(_l2_threshold() if nbytes is None else int(nbytes))
+    return previous
+
+
 def _cpu_count(text: str) -> int:
     """The CPUs in a sysfs list such as ``0-3,8``."""
     count = 0
@@ -84,9 +115,11 @@ def _cpu_count(text: str) -> int:
     return count
 
 
-def _cache_threshold(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> int:
-    """Three quarters of one CPU's share of the last-level cache plus its L2
-    (glibc's derivation), from sysfs; 32 MiB where sysfs has no caches."""
+_CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
+
+
+def _cache_shares(root: Path) -> dict[int, int]:
+    """One CPU's share in bytes of each level of data cache, from sysfs."""
     share: dict[int, int] = {}
     for index in root.glob("index[0-9]*"):
         try:
@@ -99,17 +132,32 @@ def _cache_threshold(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) ->
         if kind == "Instruction" or not size.endswith("K"):
             continue
         share[level] = int(size[:-1]) * 1024 // max(sharing, 1)
+    return share
+
+
+def _cache_threshold(root: Path = _CACHES) -> int:
+    """Three quarters of one CPU's share of the last-level cache plus its L2
+    (glibc's derivation), from sysfs; 32 MiB where sysfs has no caches."""
+    share = _cache_shares(root)
     if not share:
         return 32 << 20
     last = max(share)
     return (share[last] + (share.get(2, 0) if last > 2 else 0)) * 3 // 4
 
 
-def _initial_stream_bytes() -> None:
+def _l2_threshold(root: Path = _CACHES) -> int:
+    """Three quarters of one CPU's share of its L2, from sysfs; 1 MiB where
+    sysfs has no L2."""
+    share = _cache_shares(root)
+    return share[2] * 3 // 4 if 2 in share else 1 << 20
+
+
+def _initial_thresholds() -> None:
     wanted = os.environ.get("XLASHAPE_STREAM_BYTES", "").strip()
     if wanted and not wanted.isdigit():
         raise ValueError(f"XLASHAPE_STREAM_BYTES must be a byte count (digits), got {wanted!r}")
     set_stream_bytes(int(wanted) if wanted else None)
+    set_align_bytes(None)
 
 
 def _initial_level() -> None:
@@ -125,4 +173,4 @@ def _initial_level() -> None:
 
 
 _initial_level()
-_initial_stream_bytes()
+_initial_thresholds()

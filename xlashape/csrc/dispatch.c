@@ -388,14 +388,19 @@ void xs_set_stream_bytes(int64_t bytes) { stream_from = (double)bytes; }
 int64_t xs_stream_bytes(void) { return (int64_t)stream_from; }
 
 /* Bytes a call moves from which it writes aligned slots (kernels_store.h):
- * past a core's L1 and L2, where a store across two cache lines costs more
- * than the permute that avoids it. On an Intel Xeon (avx512), rank 4, one
- * thread, an unravel into an out= at 16 mod 64 ran 0.74-0.81x as fast
- * realigned at 10^3 and 10^4 rows (40 and 400 KB), 1.13x at 10^5 (4 MB).
- * (The unravel kernels store rows plainly all the same where aligned slots
- * would not move them, or where the level turns them at a loss:
- * kernels_store.h, xs_vstream_rows_mode.) */
-#define XS_ALIGN_FROM ((double)(1 << 20))
+ * set at import to three quarters of a core's L2 (xlashape/cpu.py). Past
+ * it, a store across two cache lines costs more than the permute that
+ * avoids it; within it, less. On an Intel Xeon (avx512, 2 MiB of L2), rank
+ * 4, one thread, an unravel into an out= at 16 mod 64, against the same
+ * into one at 0 mod 64: turned, 1.09-1.18x the time at 1.2 and 2.0 MB
+ * moved, 1.02-1.06x from 4 to 12 MB; stored plainly, 1.01x at 1.2 MB,
+ * 1.07-1.22x from 2.0 MB. (The unravel kernels store rows plainly all the
+ * same where aligned slots would not move them, or where the level turns
+ * them at a loss: kernels_store.h, xs_vstream_rows_mode.) */
+static double align_from = (double)(1 << 20);
+
+void xs_set_align_bytes(int64_t bytes) { align_from = (double)bytes; }
+int64_t xs_align_bytes(void) { return (int64_t)align_from; }
 
 /* Whether the pages holding ``at`` are all in memory (on Linux; elsewhere
  * assumed so). A result in pages not yet touched (a fresh np.empty, or a
@@ -426,7 +431,7 @@ static int store_mode(double bytes, const char *const *at, int *fresh) {
         if (resident(at, 3)) return XS_STORE_STREAM;
         *fresh = 1;
     }
-    return bytes >= XS_ALIGN_FROM ? XS_STORE_ALIGNED : XS_STORE_PLAIN;
+    return bytes >= align_from ? XS_STORE_ALIGNED : XS_STORE_PLAIN;
 }
 
 /* Bytes per row: a ravel's indices and offset, an unravel's offset and indices. */

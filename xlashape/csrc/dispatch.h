@@ -66,5 +66,9 @@ ptrdiff_t xs_unravel(const xs_job *job, ptrdiff_t n, int threads);
  * results in cache for the caller to read next. */
 void xs_set_stream_bytes(int64_t bytes);
 int64_t xs_stream_bytes(void);
+/* The bytes from which a call writes its results as aligned slots
+ * (kernels_store.h): a call that moves that much leaves a core's L2. */
+void xs_set_align_bytes(int64_t bytes);
+int64_t xs_align_bytes(void);
 
 #endif
