@@ -74,6 +74,23 @@ def test_every_out_alignment(level, threshold, shape, n, out_dtype):
             np.testing.assert_array_equal(out, rows, err_msg=f"unravel into out= at {start} mod 64")
 
 
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("bad_row", [0, 1, 2, 30_000])
+def test_a_bad_offset_is_found_wherever_out_starts(level, threshold, out_dtype, bad_row):
+    # Rows before the first on a 64-byte boundary are unravelled one at a
+    # time (rows of 16 bytes at 16 mod 64: three), the rest by the vector
+    # loop: an offset outside the buffer is named in either part.
+    shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1]))
+    for rank_shape in (shape, xs.Shape("f32", [37, 11])):
+        offsets = numpy_ravel(rank_shape, rows_of(rank_shape, 30_011, np.int64))
+        offsets[bad_row] = rank_shape._plan.size
+        itemsize = np.dtype(out_dtype).itemsize
+        for start in range(0, 64, itemsize):
+            out = buffer_at((len(offsets), rank_shape.rank), out_dtype, start)
+            with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {bad_row} of the batch"):
+                xs.unravel(offsets, rank_shape, out=out, threads=1)
+
+
 def test_no_byte_outside_the_result_is_written(level, threshold):
     # out= a window of a larger buffer filled with a marker: the masked
     # head and tail must leave the bytes on either side alone.
