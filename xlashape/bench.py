@@ -44,6 +44,7 @@ import json
 import math
 import os
 import platform
+import random
 import statistics
 import sys
 import time
@@ -246,13 +247,20 @@ def interleaved_times(calls: dict[str, Callable[[], object]], min_time: float,
                       min_rounds: int) -> dict[str, list[float]]:
     """Seconds per call of each of ``calls``, one sample of each per round,
     the calls taking turns, until ``min_time`` has passed and at least
-    ``min_rounds`` rounds ran (at most 200)."""
+    ``min_rounds`` rounds ran (at most 200). Each round takes the calls in
+    a new order (seeded), so that no call always follows the same one: a
+    call that reads the rows the call before it read finds them in cache,
+    and in a fixed order numba's unchecked loop always followed its
+    bounds-checked one."""
     numbers = {name: calls_per_sample(call) for name, call in calls.items()}
     times: dict[str, list[float]] = {name: [] for name in calls}
+    order = list(calls.items())
+    shuffle = random.Random(0).shuffle
     start = time.perf_counter()
     rounds = 0
     while rounds < min_rounds or (time.perf_counter() - start < min_time and rounds < 200):
-        for name, call in calls.items():
+        shuffle(order)
+        for name, call in order:
             number = numbers[name]
             t0 = time.perf_counter()
             for _ in range(number):

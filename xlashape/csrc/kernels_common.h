@@ -30,8 +30,9 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
 
 /* The ravel loops over C-contiguous rows ask for the input XS_PREFETCH_AHEAD
  * bytes ahead in calls that store other than plainly (that move at least
- * 1 MiB: past a core's L2, so that the rows come from L3 or memory),
- * whether the call runs whole or by blocks (as under 'clip'): one row
+ * xlashape.cpu.align_bytes(), three quarters of a core's L2, so that the
+ * rows come from L3 or memory), whether the call runs whole or by blocks
+ * (as under 'clip'): one row
  * stream crosses 4 KiB pages, where the hardware prefetcher stops, four
  * times as often as one of four column streams. On an AMD EPYC (Zen 3,
  * avx2), rank 4, one thread, same-process A/B: 1.24-1.33x at N = 10^6 and
