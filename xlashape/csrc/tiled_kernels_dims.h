@@ -6,98 +6,26 @@
  * Each dimension's index takes a tile term ((v >> shift) * stride) and a
  * within-tile digit ((v & mask) << weight), and E more within-tile digits
  * of chosen dimensions are added; one pass over the rows. The row kernel
- * is written twice, in 64-bit and in 32-bit arithmetic: the two differ in
- * their types only, and the types set the width of the lanes that the
- * compiler vectorises them in.
+ * (tiled_kernels_dims_rows.h) is compiled twice, in 64-bit and in 32-bit
+ * arithmetic: the types set the width of the lanes that the compiler
+ * vectorises it in.
  */
 
 #define XS_EFN(name) XS_TFN(XS_TCAT2(name, XS_E), XS_R, XS_TN)
 
-/* In 64-bit arithmetic, every index checked as a uint64 (a negative one
- * becomes huge). */
-static ptrdiff_t XS_EFN(xs_tiled_ravel_dims)(const xs_tiled *t, const void *data,
-                                             int64_t *restrict out, ptrdiff_t start,
-                                             ptrdiff_t stop) {
-    enum { R = XS_R, E = XS_E };
-    const XS_T *restrict rows = (const XS_T *)data;
-    uint64_t extent[R], bad = 0, stride[R], mask[R], emask[E + 1];
-    int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];
-    for (int j = 0; j < R; j++) {
-        extent[j] = t->extent[j];
-        shift[j] = t->d_shift[j];
-        stride[j] = t->d_stride[j];
-        mask[j] = t->d_mask[j];
-        weight[j] = t->d_weight[j];
-    }
-    for (int e = 0; e < E; e++) {
-        edim[e] = t->e_dim[e];
-        eshift[e] = t->e_shift[e];
-        emask[e] = t->e_mask[e];
-        eweight[e] = t->e_weight[e];
-    }
-    for (ptrdiff_t i = start; i < stop; i++) {
-        uint64_t acc = 0;
-        for (int j = 0; j < R; j++) {
-            uint64_t v = (uint64_t)rows[i * R + j];
-            bad |= v >= extent[j];
-            acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);
-        }
-        for (int e = 0; e < E; e++)
-            acc += (((uint64_t)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e];
-        out[i] = (int64_t)acc;
-    }
-    if (bad) {
-        for (ptrdiff_t i = start; i < stop; i++)
-            for (int j = 0; j < R; j++)
-                if ((uint64_t)rows[i * R + j] >= extent[j]) return i;
-    }
-    return -1;
-}
-
-/* In 32-bit arithmetic, for a buffer of at most 2**31 elements (every term
- * of a valid row then fits), each index checked at its own width (a
- * negative one becomes at least 2**31): the compiler vectorises it in
- * 32-bit lanes. */
-static ptrdiff_t XS_EFN(xs_tiled_ravel_dims32_)(const xs_tiled *t, const void *data,
-                                                int64_t *restrict out, ptrdiff_t start,
-                                                ptrdiff_t stop) {
-    enum { R = XS_R, E = XS_E };
-    const XS_T *restrict rows = (const XS_T *)data;
-    XS_U extent[R], bad = 0;
-    uint32_t stride[R], mask[R], emask[E + 1];
-    int shift[R], weight[R], edim[E + 1], eshift[E + 1], eweight[E + 1];
-    for (int j = 0; j < R; j++) {
-        extent[j] = t->extent[j];
-        shift[j] = t->d_shift[j];
-        stride[j] = t->d_stride[j];
-        mask[j] = t->d_mask[j];
-        weight[j] = t->d_weight[j];
-    }
-    for (int e = 0; e < E; e++) {
-        edim[e] = t->e_dim[e];
-        eshift[e] = t->e_shift[e];
-        emask[e] = t->e_mask[e];
-        eweight[e] = t->e_weight[e];
-    }
-    for (ptrdiff_t i = start; i < stop; i++) {
-        uint32_t acc = 0;
-        for (int j = 0; j < R; j++) {
-            XS_U wide = (XS_U)rows[i * R + j];
-            bad |= wide >= extent[j];
-            uint32_t v = (uint32_t)wide;
-            acc += (v >> shift[j]) * stride[j] + ((v & mask[j]) << weight[j]);
-        }
-        for (int e = 0; e < E; e++)
-            acc += (((uint32_t)rows[i * R + edim[e]] >> eshift[e]) & emask[e]) << eweight[e];
-        out[i] = (int64_t)acc;
-    }
-    if (bad) {
-        for (ptrdiff_t i = start; i < stop; i++)
-            for (int j = 0; j < R; j++)
-                if ((XS_U)rows[i * R + j] >= extent[j]) return i;
-    }
-    return -1;
-}
+/* The row kernel in 64-bit arithmetic, every index checked as a uint64
+ * (a negative one becomes huge), and in 32-bit arithmetic, for a buffer of
+ * at most 2**31 elements (every term of a valid row then fits), each
+ * index checked at its own width (a negative one becomes at least 2**31):
+ * the compiler vectorises the second in 32-bit lanes. */
+#define XS_DNAME xs_tiled_ravel_dims
+#define XS_DACC uint64_t
+#define XS_DCHECK uint64_t
+#include "tiled_kernels_dims_rows.h"
+#define XS_DNAME xs_tiled_ravel_dims32_
+#define XS_DACC uint32_t
+#define XS_DCHECK XS_U
+#include "tiled_kernels_dims_rows.h"
 
 #ifdef XS_VL
 /* At a vector level, for the ranks whose rows the level reads a vector at

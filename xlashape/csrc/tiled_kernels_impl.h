@@ -76,6 +76,19 @@ enum { XS_FN(xs_tiled_vpatterns) = XS_VL % XS_R == 0 ? 1 : XS_R };
 #include "tiled_kernels_dims.h"
 #undef XS_E
 
+/* The n offsets of the block at row b as uint64 into rest; nonzero where
+ * one is outside the buffer (a negative one becomes huge). */
+static XS_ALWAYS_INLINE uint64_t XS_FN(xs_tiled_load_block)(const XS_T *linear, ptrdiff_t b,
+                                                            uint64_t *rest, ptrdiff_t n,
+                                                            uint64_t size) {
+    uint64_t bad = 0;
+    for (ptrdiff_t r = 0; r < n; r++) {
+        rest[r] = (uint64_t)linear[b + r];
+        bad |= rest[r] >= size;
+    }
+    return bad;
+}
+
 /* Unravel, a block of rows at a time: at the baseline, past
  * XS_FLOOR_DIV_LIMIT elements, and for the rows the vector unravel leaves. */
 static ptrdiff_t XS_FN(xs_tiled_unravel)(const xs_tiled *t, const void *data, char *out,
@@ -87,11 +100,7 @@ static ptrdiff_t XS_FN(xs_tiled_unravel)(const xs_tiled *t, const void *data, ch
     const int m = t->u_terms;
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_BLOCK) {
         ptrdiff_t n = stop - b < XS_TILED_BLOCK ? stop - b : XS_TILED_BLOCK;
-        uint64_t bad = 0;
-        for (ptrdiff_t r = 0; r < n; r++) {
-            rest[r] = (uint64_t)linear[b + r];
-            bad |= rest[r] >= t->size;
-        }
+        uint64_t bad = XS_FN(xs_tiled_load_block)(linear, b, rest, n, t->size);
         if (bad) {  /* an earlier row of the block may land on padding */
             uint64_t scratch[XS_TILED_MAX_SLOTS];
             for (ptrdiff_t r = 0; r < n; r++)
@@ -319,11 +328,7 @@ static ptrdiff_t XS_FN(xs_tiled_unravel_slots)(const xs_tiled *t, const void *da
     uint64_t rest[XS_TILED_SLOT_BLOCK];
     for (ptrdiff_t b = start; b < stop; b += XS_TILED_SLOT_BLOCK) {
         ptrdiff_t n = stop - b < XS_TILED_SLOT_BLOCK ? stop - b : XS_TILED_SLOT_BLOCK;
-        uint64_t bad = 0;
-        for (ptrdiff_t r = 0; r < n; r++) {
-            rest[r] = (uint64_t)linear[b + r];
-            bad |= rest[r] >= t->size;
-        }
+        uint64_t bad = XS_FN(xs_tiled_load_block)(linear, b, rest, n, t->size);
         if (!bad) bad = XS_TLFN(xs_tiled_backward)(t, slot, rest, n);
         if (bad) {
             uint64_t scratch[XS_TILED_BLOCK_SLOTS];
