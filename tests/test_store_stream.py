@@ -91,6 +91,22 @@ def test_a_bad_offset_is_found_wherever_out_starts(level, threshold, out_dtype, 
                 xs.unravel(offsets, rank_shape, out=out, threads=1)
 
 
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("bad_row", [0, 1, 2, 30_000])
+def test_a_bad_index_is_found_wherever_out_starts(level, threshold, out_dtype, bad_row):
+    # A ravel stored other than plainly runs the rows before the first
+    # whose result starts a 64-byte line apart from the rest: an index out
+    # of range is named in either part.
+    shape = SHAPES[0]
+    rows = rows_of(shape, 30_011, np.int64)
+    rows[bad_row, 2] = shape.dimensions[2]
+    for start in range(0, 64, np.dtype(out_dtype).itemsize):
+        for given in (rows, rows.astype(np.int32)):
+            out = buffer_at((len(rows),), out_dtype, start)
+            with pytest.raises(xs.IndexOutOfBoundsError, match=f"row {bad_row}"):
+                xs.ravel(given, shape, out=out, threads=1)
+
+
 def test_no_byte_outside_the_result_is_written(level, threshold):
     # out= a window of a larger buffer filled with a marker: the masked
     # head and tail must leave the bytes on either side alone.

@@ -130,6 +130,18 @@ static ptrdiff_t block_end(const void *out, ptrdiff_t item, ptrdiff_t b0, ptrdif
     return b1 < stop ? b1 : stop;
 }
 
+/* The first of rows [b0, stop) whose result (items of ``item`` bytes from
+ * ``out``) starts a 64-byte line, or stop: a call stored other than
+ * plainly runs the rows before it apart, so that the store stream of the
+ * rest needs no turn (kernels_store.h). */
+static ptrdiff_t line_start(const void *out, ptrdiff_t item, ptrdiff_t b0, ptrdiff_t stop,
+                            int store) {
+    if (store == XS_STORE_PLAIN) return b0;
+    const ptrdiff_t past = (ptrdiff_t)(((uintptr_t)out + (uintptr_t)(b0 * item)) % 64);
+    const ptrdiff_t b1 = past == 0 ? b0 : b0 + (64 - past) / item;
+    return b1 < stop ? b1 : stop;
+}
+
 static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const xs_kernels *k = xs_active_kernels();
@@ -138,7 +150,8 @@ static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     if (form == GENERAL) {
         bad = k->columns(job, start, stop);
     } else if (job->mode == NULL) {
-        bad = ravel_raise(job, form, start, stop);
+        const ptrdiff_t head = line_start(job->out, 8, start, stop, job->store);
+        bad = ravel_raise(job, form, start, head) | ravel_raise(job, form, head, stop);
     } else {
         /* 'wrap' or 'clip' dimensions: the raise kernel by blocks, so that
          * indices in range cost what they cost under 'raise'; a block in
@@ -229,9 +242,12 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
         return ravel_narrowed(job, start, stop);
     xs_ravel_cols32_fn kernel = xs_active_kernels()->ravel_cols32[job->column_dtype[0]];
     uint32_t *out = (uint32_t *)(void *)job->out;
-    if (job->mode == NULL)
-        return kernel(job->plan, job->column, out, start, stop, form == ROWS, job->store)
+    if (job->mode == NULL) {
+        const ptrdiff_t head = line_start(out, 4, start, stop, job->store);
+        return kernel(job->plan, job->column, out, start, head, form == ROWS, job->store) |
+                       kernel(job->plan, job->column, out, head, stop, form == ROWS, job->store)
                    ? xs_ravel_first_bad(job, start, stop) : -1;
+    }
     for (ptrdiff_t b0 = start, b1; b0 < stop; b0 = b1) {
         b1 = block_end(out, 4, b0, stop);
         if (kernel(job->plan, job->column, out, b0, b1, form == ROWS, job->store)) {
