@@ -34,7 +34,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memset
 
 import builtins
@@ -43,10 +43,10 @@ from inspect import signature as _signature
 import numpy as np
 
 from xlashape._batch cimport (
-    XS_CLIP, XS_WRAP, dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel,
-    run_unravel, xs_job,
+    XS_RAISE, dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel, run_unravel,
+    xs_job,
 )
-from xlashape._plan cimport XS_I64, LayoutPlan, xs_unravel_value
+from xlashape._plan cimport XS_I64, LayoutPlan, xs_resolve_index, xs_unravel_value
 
 cnp.import_array()
 
@@ -285,18 +285,6 @@ cdef bint _index_array(object value, const char** data, Py_ssize_t* step,
     return True
 
 
-cdef inline int64_t _in_mode(int64_t index, uint64_t extent, uint8_t code) noexcept:
-    """One index brought into [0, extent) by its mode, as the kernels bring
-    it (extent > 0): clipped to the ends, or wrapped as Python's %."""
-    cdef int64_t size = <int64_t> extent
-    if code == XS_CLIP:
-        return 0 if index < 0 else (size - 1 if index >= size else index)
-    if code == XS_WRAP:
-        index = index % size  # C's %: the sign of index
-        return index + size if index < 0 else index
-    return index
-
-
 cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object threads):
     """The result of ravel_multi_index's common calls, or None."""
     cdef Py_ssize_t rank = plan.rank, j
@@ -349,8 +337,9 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
         for j in range(rank):
             if not _as_int64((<tuple> multi_index)[j], &value[j]):
                 return None
-            if job.mode != NULL:
-                value[j] = _in_mode(value[j], plan.c.extent[j], job.mode[j])
+            if job.mode != NULL and job.mode[j] != XS_RAISE:  # as the kernels bring it
+                value[j] = <int64_t> xs_resolve_index(<uint64_t> value[j], XS_I64, plan.c.extent[j],
+                                                      job.mode[j])
             column[j] = <const char*> &value[j]
             step[j] = 0
             dtype[j] = XS_I64

@@ -30,6 +30,7 @@ cdef extern from "plan.h" nogil:
     uint64_t xs_ravel_row(const uint64_t* value, const uint64_t* extent,
                           const uint64_t* stride, int rank, uint64_t* bad)
     uint64_t xs_unravel_value(const xs_plan* p, uint64_t n, char* out, Py_ssize_t step)
+    uint64_t xs_resolve_index(uint64_t v, int dtype, uint64_t extent, int mode)
 
 
 cdef class LayoutPlan:
