@@ -77,9 +77,9 @@ def test_every_out_alignment(level, threshold, shape, n, out_dtype):
 @pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("bad_row", [0, 1, 2, 30_000])
 def test_a_bad_offset_is_found_wherever_out_starts(level, threshold, out_dtype, bad_row):
-    # Rows before the first on a 64-byte boundary are unravelled one at a
-    # time (rows of 16 bytes at 16 mod 64: three), the rest by the vector
-    # loop: an offset outside the buffer is named in either part.
+    # The rows before the first on a 64-byte boundary run apart (rows of
+    # 16 bytes at 16 mod 64: three), then the rest: an offset outside the
+    # buffer is named in either part.
     shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1]))
     for rank_shape in (shape, xs.Shape("f32", [37, 11])):
         offsets = numpy_ravel(rank_shape, rows_of(rank_shape, 30_011, np.int64))

@@ -130,16 +130,19 @@ static ptrdiff_t block_end(const void *out, ptrdiff_t item, ptrdiff_t b0, ptrdif
     return b1 < stop ? b1 : stop;
 }
 
-/* The first of rows [b0, stop) whose result (items of ``item`` bytes from
- * ``out``) starts a 64-byte line, or stop: a call stored other than
+/* The first of rows [b0, stop) whose result (rows of ``row`` bytes from
+ * ``out``) starts a 64-byte line, where one of the next 16 does; b0
+ * otherwise, and for a call stored plainly. A call stored other than
  * plainly runs the rows before it apart, so that the store stream of the
- * rest needs no turn (kernels_store.h). */
-static ptrdiff_t line_start(const void *out, ptrdiff_t item, ptrdiff_t b0, ptrdiff_t stop,
+ * rest needs no turn (kernels_store.h): a ravel's offsets always reach a
+ * line, so do unravel's rows of 16 bytes, and rank-4 int64 rows at 16 mod
+ * 64 never do. */
+static ptrdiff_t line_start(const void *out, ptrdiff_t row, ptrdiff_t b0, ptrdiff_t stop,
                             int store) {
     if (store == XS_STORE_PLAIN) return b0;
-    const ptrdiff_t past = (ptrdiff_t)(((uintptr_t)out + (uintptr_t)(b0 * item)) % 64);
-    const ptrdiff_t b1 = past == 0 ? b0 : b0 + (64 - past) / item;
-    return b1 < stop ? b1 : stop;
+    for (ptrdiff_t b = b0; b < stop && b < b0 + 16; b++)
+        if (((uintptr_t)out + (uintptr_t)(b * row)) % 64 == 0) return b;
+    return b0;
 }
 
 static ptrdiff_t ravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
@@ -172,10 +175,14 @@ static ptrdiff_t unravel_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     /* 8- and 16-bit offsets have no unravel kernel of their own (NULL). */
     if (kernel != NULL &&
         job->linear_step == xs_dtype_size(job->linear_dtype) && job->out_step0 % 8 == 0 &&
-        job->out_step1 % 8 == 0 && ((uintptr_t)job->rows_out & 7) == 0)
-        bad = kernel(job->plan, job->linear, (int64_t *)job->rows_out, job->out_step0 / 8,
-                     job->out_step1 / 8, start, stop, job->store);
-    else
+        job->out_step1 % 8 == 0 && ((uintptr_t)job->rows_out & 7) == 0) {
+        int64_t *out = (int64_t *)job->rows_out;
+        const ptrdiff_t s0 = job->out_step0 / 8, s1 = job->out_step1 / 8;
+        const ptrdiff_t head = s1 == 1 && s0 == job->plan->rank  /* C-contiguous rows */
+            ? line_start(out, job->out_step0, start, stop, job->store) : start;
+        bad = kernel(job->plan, job->linear, out, s0, s1, start, head, job->store) |
+              kernel(job->plan, job->linear, out, s0, s1, head, stop, job->store);
+    } else
         bad = xs_unravel_strided(job, start, stop);
     return bad ? xs_unravel_first_bad(job, start, stop) : -1;
 }
@@ -267,10 +274,13 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
     if (direct != NULL && job->linear_step == xs_dtype_size(job->linear_dtype) &&
         job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank &&
         ((uintptr_t)job->rows_out & 3) == 0) {  /* C-contiguous rows, straight from the kernel */
+        uint32_t *out = (uint32_t *)(void *)job->rows_out;
+        const ptrdiff_t head = line_start(out, job->out_step0, start, stop, job->store);
         uint64_t bad = 0;
-        ptrdiff_t done = direct(job->plan, job->linear, (uint32_t *)(void *)job->rows_out, start,
-                                stop, job->store, &bad);
-        if (done == stop) return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+        /* each returns its start where the kernel does not take the plan */
+        if (direct(job->plan, job->linear, out, start, head, job->store, &bad) == head &&
+            direct(job->plan, job->linear, out, head, stop, job->store, &bad) == stop)
+            return bad ? xs_unravel_first_bad(job, start, stop) : -1;
     }
     int64_t stack[XS_NARROW_ITEMS];
     const ptrdiff_t rows = rank == 0 ? XS_NARROW_ITEMS : rank > XS_NARROW_ITEMS ? 1 : XS_NARROW_ITEMS / rank;

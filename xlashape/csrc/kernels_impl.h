@@ -333,25 +333,6 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
     }
 }
 
-/* Rows [from, to) one at a time: into out (row i, dimension d at
- * out[i * s0 + d * s1]), or where out32 is given into its C-contiguous
- * 32-bit rows. */
-static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_singly)(
-        const xs_plan *p, const XS_T *linear, int64_t *out, uint32_t *out32, ptrdiff_t s0,
-        ptrdiff_t s1, ptrdiff_t from, ptrdiff_t to, const int R) {
-    uint64_t bad = 0;
-    for (ptrdiff_t i = from; i < to; i++) {
-        if (out32 == NULL) {
-            bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
-            continue;
-        }
-        int64_t row[XS_MAX_UNROLLED];
-        bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)row, 8);
-        for (int d = 0; d < R; d++) out32[i * R + d] = (uint32_t)row[d];
-    }
-    return bad;
-}
-
 #ifdef XS_VL
 /* Unravel XS_VL rows at a time in vector registers: in doubles, where the
  * buffer holds at most XS_FLOOR_DIV_LIMIT elements (kernels_common.h says
@@ -444,20 +425,17 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         }
     }
     xs_vstream_end(&s);
-    return (uint64_t)xs_vok_bad(ok) | XS_FN(xs_unravel_singly)(p, linear, out, out32, s0, s1, vstop, stop, R);
-}
-
-/* The first of rows [start, stop) of a C-contiguous result at ``out``, of
- * ``row_bytes`` each, that the vector loops begin with when they write
- * by a store stream (``store``): the first that starts on a vector
- * boundary, if one of the next few does (kernels_store.h,
- * xs_vstream_lead), so that the stream needs no turn; the rows before it
- * are done one at a time. */
-static XS_ALWAYS_INLINE ptrdiff_t XS_FN(xs_unravel_lead)(
-        const char *out, ptrdiff_t row_bytes, ptrdiff_t start, ptrdiff_t stop, int store) {
-    if (store == XS_STORE_PLAIN) return start;
-    const ptrdiff_t first = start + xs_vstream_lead(out + start * row_bytes, row_bytes);
-    return first < stop ? first : stop;
+    uint64_t bad = (uint64_t)xs_vok_bad(ok);
+    for (ptrdiff_t i = vstop; i < stop; i++) {
+        if (out32 == NULL) {
+            bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
+            continue;
+        }
+        int64_t row[XS_MAX_UNROLLED];
+        bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)row, 8);
+        for (int d = 0; d < R; d++) out32[i * R + d] = (uint32_t)row[d];
+    }
+    return bad;
 }
 #endif
 
@@ -571,17 +549,10 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_rank)(
 uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *out,
                                 ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
                                 int store) {
-    uint64_t bad = 0;
-#ifdef XS_VL
-    if (s0 == p->rank && s1 == 1) {
-        const ptrdiff_t first = XS_FN(xs_unravel_lead)((const char *)out, 8 * s0, start, stop, store);
-        bad = XS_FN(xs_unravel_singly)(p, linear, out, NULL, s0, s1, start, first, p->rank);
-        start = first;
-    }
-#endif
-#define XS_CASE_UNRAVEL_RANK(R) case R: return bad | XS_FN(xs_unravel_rank)(p, linear, out, s0, s1, start, stop, store, R);
+#define XS_CASE_UNRAVEL_RANK(R) case R: return XS_FN(xs_unravel_rank)(p, linear, out, s0, s1, start, stop, store, R);
     switch (p->rank) { XS_RANKS(XS_CASE_UNRAVEL_RANK) }
 #undef XS_CASE_UNRAVEL_RANK
+    uint64_t bad = 0;
     for (ptrdiff_t i = start; i < stop; i++)
         bad |= xs_unravel_value(p, (uint64_t)linear[i], (char *)(out + i * s0), 8 * s1);
     return bad;
@@ -618,11 +589,6 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_ranked)(
 ptrdiff_t XS_FN(xs_unravel_rows32)(const xs_plan *p, const XS_T *linear, uint32_t *out,
                                    ptrdiff_t start, ptrdiff_t stop, int store, uint64_t *bad) {
     if (!(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
-    if (p->rank == 1 || p->rank == 2 || p->rank == 4) {
-        const ptrdiff_t first = XS_FN(xs_unravel_lead)((const char *)out, 4 * p->rank, start, stop, store);
-        *bad |= XS_FN(xs_unravel_singly)(p, linear, NULL, out, p->rank, 1, start, first, p->rank);
-        start = first;
-    }
     switch (p->rank) {  /* the ranks of xs_vstore_rows32 */
     case 1: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 1); break;
     case 2: *bad |= XS_FN(xs_unravel32_ranked)(p, linear, out, start, stop, store, 2); break;

@@ -111,17 +111,6 @@ static XS_ALWAYS_INLINE int xs_vstream_rows_mode(const void *out, int store) {
     return store == XS_STORE_ALIGNED && !turned ? XS_STORE_PLAIN : store;
 }
 
-/* Rows of ``row_bytes`` to write before a stream of them begun at ``out``
- * reaches a row that starts on a vector boundary, where one of the next
- * XS_VLANES does (rows of 16 bytes into an out= at 16 mod 64: 3), so that
- * a stream begun at that row needs no turn; 0 where none does (rows of 32
- * bytes at 16 mod 64) or out is on a boundary. */
-static inline ptrdiff_t xs_vstream_lead(const void *out, ptrdiff_t row_bytes) {
-    for (ptrdiff_t k = 0; k < XS_VLANES; k++)
-        if (((uintptr_t)out + (uintptr_t)(k * row_bytes)) % XS_VBYTES == 0) return k;
-    return 0;
-}
-
 /* Write what is still held (the tail's lanes below lag). Call before
  * anything else writes past the stream's last vector, and before the
  * kernel returns. */
