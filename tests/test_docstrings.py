@@ -2,8 +2,10 @@
 
 doctest runs over the modules of the *installed* package, the one the tests
 import (CI installs it and runs pytest from the checkout, whose source
-``xlashape/`` has no compiled modules). Every example may use ``np`` and
-``xs`` (``import numpy as np, xlashape as xs``) without importing them.
+``xlashape/`` has no compiled modules). An example sees ``np`` and ``xs``
+(``import numpy as np, xlashape as xs``) and nothing else: not the names of
+the module it is written in, so an example that calls a bare ``Shape(...)``
+fails here as it would for a user who pastes it.
 """
 
 import doctest
@@ -24,10 +26,15 @@ NEEDS = {"xlashape.dask": "dask"}
 
 def _module_names() -> list[str]:
     names = ["xlashape"]
-    for info in pkgutil.iter_modules(xlashape.__path__, "xlashape."):
+    for info in pkgutil.walk_packages(xlashape.__path__, "xlashape."):
         if info.name != "xlashape.__main__":
             names.append(info.name)
     return sorted(names)
+
+
+def _user_globals() -> dict[str, object]:
+    """What a user who ran ``import numpy as np, xlashape as xs`` has."""
+    return {"np": np, "xs": xlashape}
 
 
 @pytest.mark.parametrize("name", _module_names())
@@ -37,7 +44,7 @@ def test_docstring_examples(name):
     module = importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)
     runner = doctest.DocTestRunner(optionflags=OPTIONS)
-    for test in finder.find(module, name, extraglobs={"np": np, "xs": xlashape}):
+    for test in finder.find(module, name, globs=_user_globals()):
         runner.run(test)
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {name}; see the output"
 
@@ -70,3 +77,21 @@ def test_every_public_object_has_an_example():
         "add an Examples section (NumPy style, run by this module) to the "
         f"docstring of: {', '.join(missing)}"
     )
+
+
+def test_a_bare_name_in_an_example_fails():
+    """The examples' globals are only the user's two imports: an example
+    that calls a module's own name without ``xs.`` is a failure."""
+
+    def example() -> None:
+        """
+        >>> Shape("f32", [2]).dimensions
+        (2,)
+        >>> xs.Shape("f32", [2]).dimensions
+        (2,)
+        """
+
+    runner = doctest.DocTestRunner(optionflags=OPTIONS)
+    for test in doctest.DocTestFinder().find(example, "example", globs=_user_globals()):
+        runner.run(test, out=lambda _text: None)
+    assert (runner.failures, runner.tries) == (1, 2)

@@ -87,11 +87,11 @@ def padding_fill_value(
 
     Examples
     --------
-    >>> padding_fill_value(PaddingValue.LOWEST_PAD, np.int8)
+    >>> xs.padding_fill_value(xs.PaddingValue.LOWEST_PAD, np.int8)
     np.int8(-128)
-    >>> padding_fill_value(PaddingValue.HIGHEST_PAD, np.float32)
+    >>> xs.padding_fill_value(xs.PaddingValue.HIGHEST_PAD, np.float32)
     np.float32(inf)
-    >>> padding_fill_value(PaddingValue.UNKNOWN_PAD, np.float32) is None
+    >>> xs.padding_fill_value(xs.PaddingValue.UNKNOWN_PAD, np.float32) is None
     True
     """
     pad = PaddingValue.coerce(padding_value)
@@ -336,8 +336,8 @@ def view_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
 
     Examples
     --------
-    >>> shape = Shape("s32", (2, 3), xs.Layout((0, 1), (3, 5)))
-    >>> view_linear(np.arange(15, dtype=np.int32), shape)
+    >>> shape = xs.Shape("s32", (2, 3), xs.Layout((0, 1), (3, 5)))
+    >>> xs.view_linear(np.arange(15, dtype=np.int32), shape)
     array([[0, 3, 6],
            [1, 4, 7]], dtype=int32)
     """
@@ -387,8 +387,8 @@ def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None =
 
     Examples
     --------
-    >>> shape = Shape("f32", (2, 2), xs.Layout((0, 1)))
-    >>> a = from_linear(np.array([1, 2, 3, 4], dtype=np.float32), shape)
+    >>> shape = xs.Shape("f32", (2, 2), xs.Layout((0, 1)))
+    >>> a = xs.from_linear(np.array([1, 2, 3, 4], dtype=np.float32), shape)
     >>> a, a.flags.c_contiguous
     (array([[1., 3.],
            [2., 4.]], dtype=float32), True)
@@ -465,8 +465,8 @@ def to_linear(
     For the spec's 2x3 array with layout ``{0,1}`` padded to ``[3,5]`` with
     zeros:
 
-    >>> shape = Shape("s32", (2, 3), xs.Layout((0, 1), (3, 5), PaddingValue.ZERO_PAD))
-    >>> to_linear([[1, 2, 3], [4, 5, 6]], shape, casting="same_kind")
+    >>> shape = xs.Shape("s32", (2, 3), xs.Layout((0, 1), (3, 5), xs.PaddingValue.ZERO_PAD))
+    >>> xs.to_linear([[1, 2, 3], [4, 5, 6]], shape, casting="same_kind")
     array([1, 4, 0, 2, 5, 0, 3, 6, 0, 0, 0, 0, 0, 0, 0], dtype=int32)
     """
     shape = require_shape(shape)
@@ -527,7 +527,7 @@ def relayout(
     --------
     >>> row_major = xs.ShapeUtil.parse_shape_string("s32[2,3]{1,0}")
     >>> column_major = xs.ShapeUtil.parse_shape_string("s32[2,3]{0,1}")
-    >>> relayout(np.arange(6, dtype=np.int32), row_major, column_major)
+    >>> xs.relayout(np.arange(6, dtype=np.int32), row_major, column_major)
     array([0, 3, 1, 4, 2, 5], dtype=int32)
     """
     source_shape, shape = require_shape(from_shape), require_shape(to_shape)

@@ -155,13 +155,13 @@ def ravel(
 
     Examples
     --------
-    >>> import dask.array as da
+    >>> import dask.array as da, xlashape.dask
     >>> shape = xs.ShapeUtil.parse_shape_string("s32[10,10]{0,1}")
     >>> indices = da.from_array(np.array([[1, 2], [3, 4], [5, 6]]), chunks=(2, 2))
-    >>> ravel(indices, shape).compute(scheduler="synchronous")
+    >>> xlashape.dask.ravel(indices, shape).compute(scheduler="synchronous")
     array([21, 43, 65])
     >>> bad = da.from_array(np.array([[1, 2], [3, 4], [5, 60]]), chunks=(2, 2))
-    >>> ravel(bad, shape).compute(scheduler="synchronous")
+    >>> xlashape.dask.ravel(bad, shape).compute(scheduler="synchronous")
     Traceback (most recent call last):
       ...
     xlashape.errors.IndexOutOfBoundsError: index 60 is out of bounds for dimension 1 with size 10 at row 2 of the batch (row 0 of row chunk 1); multi-index (5, 60)
@@ -240,10 +240,10 @@ def unravel(offsets: object, shape: Shape | str, *, threads: int | None = 1) -> 
 
     Examples
     --------
-    >>> import dask.array as da
+    >>> import dask.array as da, xlashape.dask
     >>> shape = xs.ShapeUtil.parse_shape_string("s32[10,10]{0,1}")
     >>> offsets = da.from_array(np.array([21, 43, 65]), chunks=2)
-    >>> unravel(offsets, shape).compute(scheduler="synchronous")
+    >>> xlashape.dask.unravel(offsets, shape).compute(scheduler="synchronous")
     array([[1, 2],
            [3, 4],
            [5, 6]])

@@ -21,9 +21,9 @@ class Tile(Frozen):
     Sizes are >= 1; XLA's ``ValidateLayoutForShape`` refuses an empty tile or
     a size of 0 ("layout has invalid tiles").
 
-    >>> Tile((2, Tile.COMBINE, 128))
+    >>> xs.Tile((2, xs.Tile.COMBINE, 128))
     Tile((2, -1, 128))
-    >>> str(Tile((8, 128)))
+    >>> str(xs.Tile((8, 128)))
     '(8,128)'
     """
 
@@ -87,7 +87,7 @@ class SplitConfig(Frozen):
     (``LayoutUtil::LinearIndex`` ignores them). Indices are increasing and
     > 0; :class:`Shape` checks that they lie inside the dimension.
 
-    >>> str(SplitConfig(1, (4, 5)))
+    >>> str(xs.SplitConfig(1, (4, 5)))
     '(1:4,5)'
     """
 
@@ -227,11 +227,11 @@ class Layout(Frozen):
 
     Examples
     --------
-    >>> Layout((0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
+    >>> xs.Layout((0, 1), padded_dimensions=(3, 5), padding_value=xs.PaddingValue.ZERO_PAD)
     Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5), padding_value=PaddingValue.ZERO_PAD)
-    >>> str(Layout((1, 0), tiles=[(8, 128), (2, 1)], memory_space=1))
+    >>> str(xs.Layout((1, 0), tiles=[(8, 128), (2, 1)], memory_space=1))
     '{1,0:T(8,128)(2,1)S(1)}'
-    >>> str(Layout((0, 1), padded_dimensions=(3, 5)))   # xlashape's own attribute
+    >>> str(xs.Layout((0, 1), padded_dimensions=(3, 5)))   # xlashape's own attribute
     '{0,1:PAD(3,5)}'
     """
 
@@ -333,7 +333,7 @@ class Layout(Frozen):
 
         Examples
         --------
-        >>> Layout.from_major_to_minor([0, 1])      # row-major, like NumPy's 'C'
+        >>> xs.Layout.from_major_to_minor([0, 1])      # row-major, like NumPy's 'C'
         Layout(minor_to_major=(1, 0))
         """
         return cls(
@@ -351,7 +351,7 @@ class Layout(Frozen):
 
         Examples
         --------
-        >>> Layout([1, 0]).minor_to_major
+        >>> xs.Layout([1, 0]).minor_to_major
         (1, 0)
         """
         return self._minor_to_major
@@ -362,7 +362,7 @@ class Layout(Frozen):
 
         Examples
         --------
-        >>> Layout([0, 2, 1]).major_to_minor
+        >>> xs.Layout([0, 2, 1]).major_to_minor
         (1, 2, 0)
         """
         return self._minor_to_major[::-1]
@@ -373,7 +373,7 @@ class Layout(Frozen):
 
         Examples
         --------
-        >>> Layout([0, 1], [3, 5]).padded_dimensions, Layout([0, 1]).padded_dimensions
+        >>> xs.Layout([0, 1], [3, 5]).padded_dimensions, xs.Layout([0, 1]).padded_dimensions
         ((3, 5), ())
         """
         return self._padded_dimensions
@@ -384,7 +384,7 @@ class Layout(Frozen):
 
         Examples
         --------
-        >>> Layout([0], [4], PaddingValue.ONE_PAD).padding_value
+        >>> xs.Layout([0], [4], xs.PaddingValue.ONE_PAD).padding_value
         <PaddingValue.ONE_PAD: 2>
         """
         return self._padding_value

@@ -151,10 +151,10 @@ class Shape(Frozen):
 
     Examples
     --------
-    >>> s = Shape("f32", (2, 3), Layout((0, 1), (3, 5)))
+    >>> s = xs.Shape("f32", (2, 3), xs.Layout((0, 1), (3, 5)))
     >>> s.rank, s.strides, s.buffer_size
     (2, (1, 3), 15)
-    >>> Shape("float32", (2, 3)) == Shape("f32", (2, 3))
+    >>> xs.Shape("float32", (2, 3)) == xs.Shape("f32", (2, 3))
     True
     """
 
@@ -301,9 +301,9 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> Shape.from_array(np.zeros((2, 3), dtype=np.int32, order="F"))
+        >>> xs.Shape.from_array(np.zeros((2, 3), dtype=np.int32, order="F"))
         Shape('s32', (2, 3), Layout(minor_to_major=(0, 1)))
-        >>> Shape.from_array(np.zeros((2, 3, 4), dtype=np.float32).transpose(2, 0, 1))
+        >>> xs.Shape.from_array(np.zeros((2, 3, 4), dtype=np.float32).transpose(2, 0, 1))
         Shape('f32', (4, 2, 3), Layout(minor_to_major=(0, 2, 1)))
         """
         if not isinstance(array, np.ndarray):
@@ -332,7 +332,7 @@ class Shape(Frozen):
         --------
         >>> jax_layout = pytest.importorskip("jax.experimental.layout")  # doctest: +SKIP
         >>> tiled = jax_layout.Layout((0, 1), tiling=((8, 128), (2, 1)))  # doctest: +SKIP
-        >>> print(Shape.from_jax(tiled, (16, 256), "bfloat16"))  # doctest: +SKIP
+        >>> print(xs.Shape.from_jax(tiled, (16, 256), "bfloat16"))  # doctest: +SKIP
         bf16[16,256]{1,0:T(8,128)(2,1)}
         """
         element_type, dims, layout = jax_interop.read_jax(
@@ -360,7 +360,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.element_type
         <PrimitiveType.F32: 11>
         """
@@ -372,7 +372,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.dimensions
         (2, 3)
         """
@@ -384,7 +384,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.layout
         Layout(minor_to_major=(0, 1), padded_dimensions=(3, 5))
         """
@@ -440,7 +440,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.rank
         2
         """
@@ -453,8 +453,8 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
-        >>> Shape("f32", [1, 3, 1, 4]).true_rank, Shape("f32", [1, 3, 1, 4]).true_num_dimensions
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
+        >>> xs.Shape("f32", [1, 3, 1, 4]).true_rank, xs.Shape("f32", [1, 3, 1, 4]).true_num_dimensions
         (2, 2)
         """
         return sum(1 for d in self._dimensions if d != 1)
@@ -478,7 +478,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.dimension(0), s.dimension(-1)
         (2, 3)
         """
@@ -500,7 +500,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.x
         3
         """
@@ -512,7 +512,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.y
         2
         """
@@ -524,8 +524,8 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
-        >>> Shape("f32", [4, 2, 3]).z
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
+        >>> xs.Shape("f32", [4, 2, 3]).z
         4
         """
         return self._letter("z")
@@ -536,8 +536,8 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
-        >>> Shape("f32", [5, 4, 2, 3]).p
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
+        >>> xs.Shape("f32", [5, 4, 2, 3]).p
         5
         """
         return self._letter("p")
@@ -551,7 +551,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.padded_dimensions
         (3, 5)
         """
@@ -581,7 +581,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.element_count
         6
         """
@@ -600,7 +600,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.buffer_size
         15
         """
@@ -615,7 +615,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.strides
         (1, 3)
         """
@@ -638,7 +638,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.byte_strides
         (4, 12)
         """
@@ -666,7 +666,7 @@ class Shape(Frozen):
 
         Examples
         --------
-        >>> s = Shape("f32", [2, 3], Layout([0, 1], [3, 5]))
+        >>> s = xs.Shape("f32", [2, 3], xs.Layout([0, 1], [3, 5]))
         >>> s.numpy_strides
         (4, 12)
         """

@@ -22,7 +22,7 @@ class NonArrayShape(Frozen):
     """A TOKEN or OPAQUE shape (``token[]``, ``opaque[]``): no dimensions, no
     layout and no buffer of elements.
 
-    >>> str(NonArrayShape("token"))
+    >>> str(xs.NonArrayShape("token"))
     'token[]'
     """
 
@@ -44,7 +44,7 @@ class NonArrayShape(Frozen):
 
         Examples
         --------
-        >>> NonArrayShape("opaque").element_type
+        >>> xs.NonArrayShape("opaque").element_type
         <PrimitiveType.OPAQUE: 14>
         """
         return self._element_type
@@ -64,7 +64,7 @@ class TupleShape(Frozen):
     opaque values or tuples again), nesting at most ``MAX_TUPLE_DEPTH``
     (100) tuples deep: a deeper one is a ValueError.
 
-    >>> t = TupleShape([Shape("f32", (2, 3)), Shape("s32", ())])
+    >>> t = xs.TupleShape([xs.Shape("f32", (2, 3)), xs.Shape("s32", ())])
     >>> str(t), len(t)
     ('(f32[2,3]{1,0}, s32[])', 2)
     """
@@ -98,7 +98,7 @@ class TupleShape(Frozen):
 
         Examples
         --------
-        >>> TupleShape([]).element_type
+        >>> xs.TupleShape([]).element_type
         <PrimitiveType.TUPLE: 13>
         """
         return PrimitiveType.TUPLE
@@ -109,7 +109,7 @@ class TupleShape(Frozen):
 
         Examples
         --------
-        >>> TupleShape([NonArrayShape("token")]).tuple_shapes
+        >>> xs.TupleShape([xs.NonArrayShape("token")]).tuple_shapes
         (NonArrayShape('token'),)
         """
         return self._tuple_shapes
