@@ -80,7 +80,6 @@ SOURCES = {
     "_drop_ins": [],
     "_relayout": [],
     "_boxes": [],
-    "_vec_check": [f"{CSRC}/vec_check{f}.c" for f in ("", "_portable4", "_portable8", "_avx2", "_avx512")],
 }
 
 PXDS = [f"xlashape/{name}" for name in sorted(os.listdir("xlashape")) if name.endswith(".pxd")]

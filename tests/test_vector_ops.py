@@ -4,11 +4,13 @@ lanes), the reference against a plain Python statement of the contract,
 and the untiled loops of csrc/kernels_impl.h compiled over the reference
 against NumPy, so that the vector loops run, and are checked, on any CPU.
 
-Through xlashape._vec_check (csrc/vec_check*.c), as NumPy tests its
-universal intrinsics through its ``_simd`` module. Levels this CPU does not
-run, and operations a level does not have (the optional ones), are
-skipped with the reason. The first tests read the headers themselves: the
-contract lists exactly what the loops use, and each level defines it.
+Through ``_xs_vec_check`` (tests/vec_check/), as NumPy tests its
+universal intrinsics through its ``_simd`` module: test-only compiled
+code, which tests/vec_check/build.py builds the first time it is needed.
+Levels this CPU does not run, and operations a level does not have (the
+optional ones), are skipped with the reason. The first tests read the
+headers themselves: the contract lists exactly what the loops use, and
+each level defines it.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ import pytest
 from hypothesis import assume, given
 from oracles import numpy_ravel, numpy_unravel
 
+from vec_check.build import load
+
 import xlashape as xs
-from xlashape import _vec_check as vc
+
+vc = load()
 
 CSRC = Path(__file__).resolve().parent.parent / "xlashape" / "csrc"
 M64 = (1 << 64) - 1

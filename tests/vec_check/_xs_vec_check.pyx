@@ -1,6 +1,7 @@
 """The vector operations of csrc/kernels_vec.h one call at a time, for
 tests/test_vector_ops.py, as NumPy's ``_simd`` module exposes its universal
-intrinsics to its tests; not part of the API.
+intrinsics to its tests: test-only code, which tests/vec_check/build.py
+builds, never part of the package.
 
 Levels (``LEVELS``): ``portable4`` and ``portable8``, the plain-C
 reference (csrc/kernels_vec_portable.h with 4 and 8 lanes), on every CPU;
