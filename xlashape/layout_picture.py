@@ -54,7 +54,9 @@ __all__ = [
 
 # Cells of a grid axis and slots of the memory strip kept at each end of each
 # tile (and tiles kept at each end, where tiles are small): see elide_tiled.
-GRID_EDGE = 4
+# A grid's edge is the first of GRID_EDGES that draws at most GRID_CELLS cells.
+GRID_EDGES = (4, 3, 2, 1)
+GRID_CELLS = 640
 MEMORY_EDGE = 12
 SLICES_HEAD, SLICES_TAIL = 2, 1  # 2-D slices kept before and after a gap
 # Offsets written in grid cells up to this many digits; longer ones only in
@@ -317,9 +319,10 @@ def _bits(shape: Shape) -> int:
 class _Grid:
     """The cells a picture of ``shape`` draws: 2-D slices over its two most
     minor physical dimensions (rows the lower-numbered one), the slices
-    over the others in memory order; each axis :func:`grid_axis`."""
+    over the others in memory order; each axis :func:`grid_axis` with
+    ``edge`` cells at each end of a long tile."""
 
-    def __init__(self, shape: Shape) -> None:
+    def __init__(self, shape: Shape, edge: int) -> None:
         self.shape = shape
         m2m = shape.layout.minor_to_major
         self.minor = sorted(m2m[:2])
@@ -329,8 +332,8 @@ class _Grid:
         self.extents = drawn_extents(shape)
         self.lead_extents = [self.extents[d] for d in self.lead]
         self.slices = elide(math.prod(self.lead_extents), SLICES_HEAD, SLICES_TAIL)
-        self.rows = [0] if self.rows_dim is None else grid_axis(shape, self.rows_dim, GRID_EDGE)
-        self.cols = [0] if self.cols_dim is None else grid_axis(shape, self.cols_dim, GRID_EDGE)
+        self.rows = [0] if self.rows_dim is None else grid_axis(shape, self.rows_dim, edge)
+        self.cols = [0] if self.cols_dim is None else grid_axis(shape, self.cols_dim, edge)
 
     def index(self, number: int, row: int, col: int) -> tuple[int, ...]:
         """The multi-index of a cell: slice ``number``, ``row``, ``col``."""
@@ -556,7 +559,10 @@ def svg(shape: Shape) -> str:
     """
     shape = require_shape(shape)
     size = shape.buffer_size  # raises for an unbounded shape
-    grid = _Grid(shape)
+    for edge in GRID_EDGES:
+        grid = _Grid(shape, edge)
+        if len(grid.cells()) <= GRID_CELLS:
+            break
     inside = [i for i in grid.cells() if all(x < d for x, d in zip(i, shape.dimensions))]
     found = ravel(np.array(inside, dtype=np.int64).reshape(len(inside), shape.rank), shape).tolist()
     offsets = dict(zip(inside, found))
