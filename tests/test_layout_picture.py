@@ -155,9 +155,9 @@ def test_tiled_bf16_picture_draws_both_tile_levels():
     # (2,1): a thin border under every second row but the tiles' own (rows 7|8)
     thin = paths(root, "1.2")
     assert thin[0].count("H") == 7 and "V" not in thin[0]
-    # memory: the first two tiles and the last, 12 slots at each end of each
+    # memory: all four tiles (the first two and the last two), 8 slots at each end of each
     slots = {int(SLOT.match(title(r))[1]) for r in rects(root, "xs-slot")}
-    ends = [range(12), range(1012, 1036), range(2036, 2060), range(3060, 3084), range(4084, 4096)]
+    ends = [range(8), range(1016, 1032), range(2040, 2056), range(3064, 3080), range(4088, 4096)]
     assert slots == {k for run in ends for k in run}
     # a tick at each border between pairs of slots: before an even slot or after an odd one
     ticks = {s for s in slots if s % 2 == 0 and s > 0} | {s + 1 for s in slots if s % 2 == 1 and s + 1 < 4096}

@@ -57,7 +57,7 @@ __all__ = [
 # A grid's edge is the first of GRID_EDGES that draws at most GRID_CELLS cells.
 GRID_EDGES = (4, 3, 2, 1)
 GRID_CELLS = 640
-MEMORY_EDGE = 12
+MEMORY_EDGE = 8
 SLICES_HEAD, SLICES_TAIL = 2, 1  # 2-D slices kept before and after a gap
 # Offsets written in grid cells up to this many digits; longer ones only in
 # the cells' tooltips.
@@ -587,6 +587,7 @@ def svg(shape: Shape) -> str:
         f'<defs><pattern id="{pattern}" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/>'
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern></defs>'
+        '<rect width="100%" height="100%" fill="#fff"/>'  # dark themes keep the text readable
         + "".join(out.parts)
         + "</svg>"
     )
