@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import hypothesis.strategies as st
-from hypothesis import assume
 import numpy as np
+from hypothesis import assume
 
 from xlashape import Layout, PaddingValue, Shape
 

@@ -7,6 +7,7 @@ elision rule (the first and last tiles, the first and last cells of each).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -78,7 +79,7 @@ def assert_true_to_the_reference(shape: Shape, root: ET.Element) -> None:
         assert offset is None and fill.startswith("url(#")
         assert any(i >= d for i, d in zip(index, shape.dimensions)), index
     ordered = sorted((offset, luminance(fill)) for _, offset, fill in elements)
-    for (a, la), (b, lb) in zip(ordered, ordered[1:]):
+    for (a, la), (b, lb) in itertools.pairwise(ordered):
         assert lb >= la - 1e-3, (a, b)  # a sequential map: lighter later (to its 8-bit rounding)
     if len(ordered) > 10:
         assert ordered[-1][1] - ordered[0][1] > 0.5
@@ -109,13 +110,23 @@ def paths(root: ET.Element, width: str) -> list[str]:
 
 
 # -- the three pictures ------------------------------------------------------
+def drawn(text: str) -> tuple[ET.Element, list[int], list[int]]:
+    """The SVG of the shape ``text`` in its HTML page (the notebook's
+    picture), checked against the reference; its shown rows and columns."""
+    shape = ShapeUtil.parse_shape_string(text)
+    page = layout_picture.html(shape)
+    picture = page[page.index("<svg") : page.index("</svg>") + len("</svg>")]
+    assert picture == shape._repr_html_()
+    root = ET.fromstring(picture)
+    assert_true_to_the_reference(shape, root)
+    return root, *shown_indices(root)
+
+
 def test_padded_column_major_picture_is_the_spec_example():
     # The spec's 2x3 column-major array padded to 3x5: memory a d 0 b e 0 c f 0 0 0 0 0 0 0.
-    shape = ShapeUtil.parse_shape_string("f32[2,3]{0,1:PAD(3,5)}")
-    root = parse(shape)
-    assert_true_to_the_reference(shape, root)
+    root, rows, cols = drawn("f32[2,3]{0,1:PAD(3,5)}")
     assert len(rects(root, "xs-cell")) == 6 and len(rects(root, "xs-pad")) == 15 - 6
-    assert shown_indices(root) == ([0, 1, 2], [0, 1, 2, 3, 4])
+    assert (rows, cols) == ([0, 1, 2], [0, 1, 2, 3, 4])
     strip = rects(root, "xs-slot") + rects(root, "xs-slot-pad")
     pads = sorted(int(SLOT.match(title(r))[1]) for r in rects(root, "xs-slot-pad"))
     assert len(strip) == 15 and pads == [2, 5, 8, 9, 10, 11, 12, 13, 14]
@@ -127,10 +138,7 @@ def test_padded_column_major_picture_is_the_spec_example():
 
 
 def test_tiled_f32_picture_shows_first_and_last_tiles_and_the_padding():
-    shape = ShapeUtil.parse_shape_string("f32[10,200]{1,0:T(8,128)}")
-    root = parse(shape)
-    assert_true_to_the_reference(shape, root)
-    rows, cols = shown_indices(root)
+    root, rows, cols = drawn("f32[10,200]{1,0:T(8,128)}")
     # rows: two whole tiles of 8 (16 drawn, 10 real); columns: the first and
     # last 4 of each tile of 128, and the last element (199) and first padding (200)
     assert rows == list(range(16))
@@ -145,10 +153,7 @@ def test_tiled_f32_picture_shows_first_and_last_tiles_and_the_padding():
 
 
 def test_tiled_bf16_picture_draws_both_tile_levels():
-    shape = ShapeUtil.parse_shape_string("bf16[16,256]{1,0:T(8,128)(2,1)}")
-    root = parse(shape)
-    assert_true_to_the_reference(shape, root)
-    rows, cols = shown_indices(root)
+    root, rows, cols = drawn("bf16[16,256]{1,0:T(8,128)(2,1)}")
     assert rows == list(range(16))
     assert cols == [0, 1, 2, 3, 124, 125, 126, 127, 128, 129, 130, 131, 252, 253, 254, 255]
     assert len(rects(root, "xs-cell")) == 16 * 16 and not rects(root, "xs-pad")
@@ -268,7 +273,7 @@ def test_elide_tiled_keeps_each_shown_tile_ends(size, tile, edge, lead, keep):
     if size <= 2 * edge + 1:
         assert items == list(range(size))
         return
-    assert shown == sorted(set(shown)) and 0 <= shown[0] and shown[-1] < size
+    assert shown == sorted(set(shown)) and shown[0] >= 0 and shown[-1] < size
     # None exactly between positions that are not neighbours
     for a, b, c in zip(items, items[1:], items[2:]):
         if b is None:

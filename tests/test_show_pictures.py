@@ -6,6 +6,7 @@ padding falls (checked against xlashape.reference's memory), and
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -152,7 +153,7 @@ def test_tile_grid_cells_are_the_elements_at_their_places(text):
         assert len(rows) == 1
         columns = [index[minor] for _, index in named]
         assert columns == sorted(columns)
-        for (i, a), (j, b) in zip(named, named[1:]):
+        for (i, a), (j, b) in itertools.pairwise(named):
             between = tokens[i + 1 : j]
             crosses = a[minor] // tile_minor != b[minor] // tile_minor
             assert ("|" in between) == crosses and ("..." in between) == (b[minor] > a[minor] + 1)

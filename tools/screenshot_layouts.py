@@ -63,11 +63,11 @@ def screenshot(page: Path, png: Path, size: str) -> None:
 
 def notebook(out: Path) -> Path:
     """The notebook, executed and converted to HTML; its path."""
-    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
-              "source": "import xlashape as xs"}]  # fmt: skip
-    for text in NOTEBOOK:
-        source = f'xs.ShapeUtil.parse_shape_string("{text}")'
-        cells.append({"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": source})
+    sources = ["import xlashape as xs"] + [f'xs.ShapeUtil.parse_shape_string("{text}")' for text in NOTEBOOK]
+    cells = [
+        {"id": f"cell{k}", "cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": source}
+        for k, source in enumerate(sources)
+    ]
     book = {
         "cells": cells, "nbformat": 4, "nbformat_minor": 5,
         "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
@@ -93,7 +93,7 @@ def main() -> None:
         page.write_text(layout_picture.html(xs.ShapeUtil.parse_shape_string(text)))
         screenshot(page, args.out / f"{name}.png", "1280,900")
     if args.notebook:
-        screenshot(notebook(args.out), args.out / "notebook.png", "1280,4000")
+        screenshot(notebook(args.out), args.out / "notebook.png", "1280,3200")
 
 
 if __name__ == "__main__":

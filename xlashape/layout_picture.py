@@ -382,10 +382,10 @@ class _Drawing:
         self.parts.append(part)
         self.width = max(self.width, right)
 
-    def line(self, text: str, x: float = _MARGIN, **attributes: object) -> None:
+    def line(self, text: str, **attributes: object) -> None:
         """A line of text below what is drawn."""
         self.y += _LINE
-        self.add(_text(x, self.y, text, **attributes), x + len(text) * _CHAR * 1.1)
+        self.add(_text(_MARGIN, self.y, text, **attributes), _MARGIN + len(text) * _CHAR * 1.1)
 
 
 def _caption(shape: Shape, levels: list[dict[int, int]], axes: str) -> list[str]:
@@ -441,8 +441,8 @@ def _draw_grid(
         if grid.lead:
             out.line(grid.slice_name(s), font_weight="bold")
         out.y += _LABEL + 4
-        for centre, c in _labels(grid.cols, xs_, width):
-            out.add(_text(centre, out.y, str(c), fill=_GREY, font_size=_LABEL - 2, text_anchor="middle"))
+        for centre, col in _labels(grid.cols, xs_, width):
+            out.add(_text(centre, out.y, str(col), fill=_GREY, font_size=_LABEL - 2, text_anchor="middle"))
         top = out.y + 3
         ys = _places(grid.rows, top, _CELL_HEIGHT)
         bands, rects, numbers = [], [], []

@@ -11,10 +11,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import convert
+from .. import convert, layout_picture
 from ..index_util import IndexUtil
 from ..layout import Layout
-from .. import layout_picture
 from ..layout_picture import elide
 from ..layout_util import LayoutUtil
 from ..shape import Shape

@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..layout_picture import drawn_extents, elide_tiled, grid_axis, memory_unit, slot_index, tile_sizes
+from ..layout_picture import (
+    drawn_extents,
+    elide_tiled,
+    grid_axis,
+    memory_unit,
+    slot_index,
+    tile_sizes,
+)
 from ..shape import Shape
 
 __all__ = ["memory_line", "tile_grid"]
