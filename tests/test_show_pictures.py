@@ -188,6 +188,14 @@ def test_show_svg_into_a_missing_directory_fails_on_one_line(cli):
     assert result.stderr.count("\n") == 1 and "cannot write no/such/dir/layout.svg" in result.stderr
 
 
+@pytest.mark.parametrize("options", [(), ("--svg", "layout.svg")])
+def test_show_of_an_unbounded_shape_fails_on_one_line(cli, options):
+    result = cli("show", "f32[?,3]", *options)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "f32[?,3]{1,0} has an unbounded dimension ('?'), so no buffer to draw" in result.stderr
+
+
 def test_text_stays_the_default(cli):
     result = cli("show", "f32[3,5]{1,0:T(2,2)}")
     assert section(result.stdout, "linear memory") == ["a b f g | c d h i | e 0 j 0 | k l 0 0 | m n 0 0 | o 0 0 0"]

@@ -22,6 +22,7 @@ from . import tile_picture
 from .common import (
     DEFAULT_PADDING,
     EXIT_OK,
+    EXIT_USAGE,
     PADDING,
     CommandError,
     Parser,
@@ -286,6 +287,12 @@ def _write(path: str, text: str) -> None:
 
 def _show(args: argparse.Namespace) -> int:
     shape = shape_from(args)
+    if shape.is_unbounded_dynamic:
+        raise CommandError(
+            f"{shape} has an unbounded dimension ('?'), so no buffer to draw; "
+            "give its bound instead, such as f32[<=16,3]",
+            EXIT_USAGE,
+        )
     if args.svg is None and args.html is None:
         print("\n".join(_describe(shape, args.padding_value or DEFAULT_PADDING)))
     if args.svg is not None:
