@@ -6,8 +6,9 @@ The picture has three parts:
 
 - the array as a grid of cells, padding included (the padded widths, or the
   most minor dimensions padded to whole tiles), each element's cell coloured
-  by its place in memory and, where the offsets are short enough, numbered
-  with its offset; padding cells are hatched, tile borders are lines (thick
+  by its place in memory (a sequential colour map over the offsets shown,
+  in order, so that the few shown from a huge buffer still span it) and,
+  where the offsets are short enough, numbered with its offset; padding cells are hatched, tile borders are lines (thick
   for the first tile, thinner for each later one). The grid's two axes are
   the two most minor physical dimensions, in dimension order; the other
   dimensions make 2-D slices, in memory order;
@@ -18,9 +19,11 @@ The picture has three parts:
 
 Long axes are elided the same way everywhere, here and in ``xlashape show``'s
 text picture: :func:`elide_tiled` keeps the first and last tiles of an axis
-and the first and last cells of each tile, so that tile borders and the
-padding at the end of the last tile stay in the picture. The SVG's size is
-therefore bounded (under 200 KB) whatever the shape.
+and the first and last cells of each tile, and a grid axis also its last
+element and first padding cell (:func:`grid_axis`), so that tile borders
+and where padding begins stay in the picture. A grid keeps fewer cells at
+each end until it draws at most GRID_CELLS, so the SVG stays under 200 KB
+whatever the shape, and takes a few milliseconds to make.
 """
 
 from __future__ import annotations
