@@ -11,8 +11,10 @@ not in the source tree). Nothing is fetched at build time: no intersphinx.
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
 
 import xlashape
+from xlashape import layout_picture
 
 project = "xlashape"
 author = "The xlashape authors"
@@ -77,5 +79,21 @@ def _trim_code_blocks(app: Sphinx, doctree: nodes.document) -> None:
             block.children = [nodes.Text(block.rawsource)]
 
 
+class LayoutPicture(SphinxDirective):
+    """``{layout-picture} SHAPE``: the layout of SHAPE (HLO text), drawn by
+    the xlashape being documented when the pages are built
+    (``layout_picture.svg``), inline in the HTML page."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        shape = xlashape.ShapeUtil.parse_shape_string(self.arguments[0])
+        picture = layout_picture.svg(shape)
+        html = f'<div class="layout-picture" style="overflow-x:auto;margin-bottom:1em">{picture}</div>'
+        return [nodes.raw("", html, format="html")]
+
+
 def setup(app: Sphinx) -> None:
     app.connect("doctree-read", _trim_code_blocks)
+    app.add_directive("layout-picture", LayoutPicture)

@@ -6,6 +6,7 @@ import math
 
 import hypothesis.strategies as st
 import numpy as np
+from hypothesis import assume
 
 from xlashape import Layout, PaddingValue, Shape
 
@@ -48,6 +49,34 @@ def tiled_shapes(draw, tiles=None):
     if math.prod(dims) > 3000:
         dims = [min(d, 6) for d in dims]
     return Shape("f32", dims, Layout(m2m, tiles=tiles))
+
+
+@st.composite
+def big_shapes(draw):
+    """Shapes of rank 1 to 6 with sizes up to 10**6 and up to 2**50
+    elements, any order, padded or tiled (power-of-two and other tiles, *,
+    one or two levels)."""
+    rank = draw(st.integers(1, 6))
+    dims: list[int] = []
+    for _ in range(rank):
+        dims.append(draw(st.integers(1, max(1, min(10**6, 2**50 // math.prod(dims))))))
+    m2m = draw(st.permutations(range(rank)))
+    kind = draw(st.sampled_from(["plain", "padded", "tiled"]))
+    if kind == "padded":
+        layout = Layout(m2m, [d + draw(st.integers(0, 300)) for d in dims])
+    elif kind == "tiled":
+        sizes = st.sampled_from([1, 2, 3, 8, 100, 128, 256, -1])
+        first = draw(st.lists(sizes, min_size=1, max_size=min(rank, 3)))
+        first[-1] = abs(first[-1])
+        tiles = [first] + ([[2, 1]] if draw(st.booleans()) else [])
+        layout = Layout(m2m, tiles=tiles)
+    else:
+        layout = Layout(m2m)
+    try:
+        return Shape(draw(st.sampled_from(["f32", "bf16", "s8", "c128"])), dims, layout)
+    except (ValueError, OverflowError):  # a buffer past int64
+        assume(False)
+        raise
 
 
 def all_multi_indices(shape: Shape) -> np.ndarray:

@@ -695,6 +695,22 @@ class Shape(Frozen):
             f"Shape({self._element_type.text!r}, {self._dimensions}, {self._layout!r}{dynamic})"
         )
 
+    def _repr_html_(self) -> str | None:
+        """The layout drawn as SVG, which Jupyter, VS Code and Colab show
+        for a Shape: :func:`xlashape.layout_picture.svg`. None (the text
+        repr) for a shape with an unbounded dimension, which has no buffer.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[3,5]{1,0:T(2,2)}")._repr_html_()[:4]
+        '<svg'
+        """
+        if self.is_unbounded_dynamic:
+            return None
+        from .layout_picture import svg  # it draws with Shape's own modules
+
+        return svg(self)
+
     def __str__(self) -> str:
         """XLA's ``HumanStringWithLayout``: ``f32[2,3]{1,0}``; a scalar's
         layout only when it says more than ``{}``, as XLA prints it."""
