@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 
 from ._frozen import Frozen
@@ -84,8 +83,11 @@ class SplitConfig(Frozen):
     XLA reads split configs in ``ShapeUtil::ArraySize`` only: a tiled
     buffer is sized for the largest piece of each split dimension
     (``LayoutUtil::MaxSplitSize``); no element's offset changes
-    (``LayoutUtil::LinearIndex`` ignores them). Indices are increasing and
-    > 0; :class:`Shape` checks that they lie inside the dimension.
+    (``LayoutUtil::LinearIndex`` ignores them). As in XLA, any integers
+    build one (``SplitConfig(1, [0, 4])`` begins with an empty piece);
+    sizing a buffer by them refuses indices that do not cut their
+    dimension into pieces (decreasing, negative or past its size) and a
+    dimension the shape lacks, saying so.
 
     >>> str(SplitConfig(1, (4, 5)))
     '(1:4,5)'
@@ -98,13 +100,6 @@ class SplitConfig(Frozen):
     def __init__(self, dimension: int, split_indices: Iterable[int]) -> None:
         dim = as_int(dimension, "split config dimension")
         indices = as_int_tuple(split_indices, "split_indices")
-        if dim < 0:
-            raise ValueError(f"a split config's dimension must be >= 0, got {dim}")
-        if not indices or indices[0] <= 0 or any(a >= b for a, b in itertools.pairwise(indices)):
-            raise ValueError(
-                f"split config ({dim}:{','.join(map(str, indices))}) needs split indices "
-                f"that are > 0 and increasing, at least one, got {list(indices)}"
-            )
         object.__setattr__(self, "_dimension", dim)
         object.__setattr__(self, "_split_indices", indices)
 

@@ -15,12 +15,16 @@ from .layout import Layout
 from .layout_edit import replace_layout
 from .shape import Shape, require_shape, validate_layout
 from .shape_equality import leaf_pairs, require_any_shape
+from .subshapes import flatten_tuple_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = [
     "clear_tiles",
     "copy_layout_between_shapes",
+    "device_shape_is_host_shape",
+    "device_shape_to_host_shape",
     "get_with_default_layout",
+    "has_custom_element_size_in_bits",
     "has_layout",
     "layouts_in_shapes_equal",
     "memory_space",
@@ -171,3 +175,59 @@ def memory_space(shape: Shape) -> int:
     1
     """
     return require_shape(shape).layout.memory_space
+
+
+def _host_layout(layout: Layout) -> Layout:
+    """``layout`` with what only a device reads reset: no tiles, memory
+    space 0, no packed element size, no tail padding, no metadata prefix."""
+    return replace_layout(
+        layout,
+        tiles=(),
+        memory_space=0,
+        element_size_in_bits=0,
+        tail_padding_alignment_in_elements=1,
+        dynamic_shape_metadata_prefix_bytes=0,
+    )
+
+
+def device_shape_to_host_shape(shape: AnyShape) -> AnyShape:
+    """The shape a host holds for a device shape, every array of a tuple
+    alike (XLA's ``DeviceShapeToHostShape``): tiles, memory space,
+    ``element_size_in_bits``, tail padding alignment and the dynamic
+    metadata prefix cleared; ``minor_to_major`` and split configs kept, as
+    XLA keeps them (2017 padding too).
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("(s4[8,256]{1,0:T(8,128)(2,1)E(4)S(1)}, token[])")
+    >>> print(xs.ShapeUtil.device_shape_to_host_shape(shape))
+    (s4[8,256]{1,0}, token[])
+    """
+    return _map_arrays(require_any_shape(shape), lambda array: _relaid(array, _host_layout(array.layout)))
+
+
+def device_shape_is_host_shape(shape: AnyShape) -> bool:
+    """Whether no array of the shape has a layout field only a device reads:
+    :func:`device_shape_to_host_shape` would change nothing (XLA's
+    ``DeviceShapeIsHostShape``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.device_shape_is_host_shape("f32[2,3]{0,1}"), xs.ShapeUtil.device_shape_is_host_shape("f32[2,3]{0,1:S(1)}")
+    (True, False)
+    """
+    return all(not isinstance(s, Shape) or s.layout == _host_layout(s.layout) for s in flatten_tuple_shape(shape))
+
+
+def has_custom_element_size_in_bits(shape: AnyShape) -> bool:
+    """Whether some array of the shape has a layout ``element_size_in_bits``
+    (``E(n)``) other than 0 (XLA's ``LayoutUtil::HasCustomElementSizeInBits``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_custom_element_size_in_bits("(f32[1,2], (s4[4]{0:E(4)}, token[]))")
+    True
+    >>> xs.LayoutUtil.has_custom_element_size_in_bits("f32[1,2]")
+    False
+    """
+    return any(isinstance(s, Shape) and s.layout.element_size_in_bits != 0 for s in flatten_tuple_shape(shape))

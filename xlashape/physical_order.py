@@ -11,6 +11,7 @@ visited must lie inside the shape.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -43,34 +44,40 @@ def _region(
     base: Sequence[int] | None,
     count: Sequence[int] | None,
     incr: Sequence[int] | None,
-) -> _Region:
+    what: str,
+) -> tuple[_Region, int | None]:
     """The region checked: one entry per dimension, every visited index
-    inside the shape."""
+    inside the shape. Where a dimension with a count has an ``incr`` of 0,
+    XLA's walk never leaves it: the region is then what is visited before
+    the walk comes back to its start (that dimension and the more major
+    ones pinned at their base), and the dimension is returned with it;
+    None where the walk ends. ``what`` names the operation in messages."""
     rank = shape.rank
     b = (0,) * rank if base is None else as_int_tuple(base, "base")
     c = shape.dimensions if count is None else as_int_tuple(count, "count")
     s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
     for name, values in (("base", b), ("count", c), ("incr", s)):
         if len(values) != rank:
-            raise ValueError(f"{name} has {len(values)} entries, but the shape is rank {rank}: {shape}")
+            raise ValueError(f"{what}: {name} has {len(values)} entries, but the shape has {rank} dimensions: {shape}")
+    for d in range(rank):
+        if b[d] < 0 or c[d] < 0 or s[d] < 0:
+            raise ValueError(f"{what}: dimension {d}: base {b[d]}, count {c[d]} and incr {s[d]} must be >= 0")
+    order = shape.layout.minor_to_major
+    endless = next((d for d in order if c[d] and not s[d]), None)
+    if endless is not None:
+        pinned = order[order.index(endless) :]
+        c = tuple(0 if d in pinned else n for d, n in enumerate(c))
     steps = []
     for d in range(rank):
-        if b[d] < 0 or c[d] < 0:
-            raise ValueError(f"dimension {d}: base {b[d]} and count {c[d]} must be >= 0")
-        if c[d] and s[d] < 1:
-            raise ValueError(
-                f"dimension {d}: incr {s[d]} must be >= 1 where count ({c[d]}) is not 0; "
-                "XLA's loop never ends there"
-            )
         n = -(-c[d] // s[d]) if c[d] else 1
         last = b[d] + (n - 1) * (s[d] if c[d] else 0)
         if shape.element_count and last >= shape.dimensions[d]:
             raise IndexError(
-                f"dimension {d}: the region reaches index {last}, outside the extent "
+                f"{what}: dimension {d}: the region reaches index {last}, outside the extent "
                 f"{shape.dimensions[d]} of {shape}"
             )
         steps.append(n)
-    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
+    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s), endless
 
 
 class _Boxes(NamedTuple):
@@ -253,9 +260,17 @@ def for_each_index(
 ) -> None:
     """Call ``visitor(index)`` on every index of a region, the most minor
     dimension of the layout changing fastest (XLA's ``ForEachIndex``); a
-    ``visitor`` that returns ``False`` stops the walk. None for ``base``,
-    ``count`` and ``incr`` means zeros, the dimensions and ones: the whole
-    shape. A shape with no elements visits nothing, whatever the region.
+    ``visitor`` that returns ``False`` stops the walk, and one that raises
+    stops it with its exception (XLA's ``ForEachIndexWithStatus``). None
+    for ``base``, ``count`` and ``incr`` means zeros, the dimensions and
+    ones: the whole shape. A shape with no elements visits nothing,
+    whatever the region.
+
+    An ``incr`` of 0 in a dimension whose count is not 0 is XLA's too: the
+    walk never moves that dimension, so it never ends; it goes round the
+    more minor dimensions' region again and again until the visitor
+    stops it. Since a visitor that never stops then never returns, such a
+    walk warns first (``RuntimeWarning``), naming the dimension.
 
     The order is the layout's, not the tiles': for an untiled layout it is
     memory order, while a tiled layout stores the same indices tile by tile
@@ -264,8 +279,7 @@ def for_each_index(
     Raises
     ------
     ValueError
-        For a region without one entry per dimension, a negative entry, or
-        an ``incr`` below 1 where the count is not 0 (XLA loops forever).
+        For a region without one entry per dimension, or a negative entry.
     IndexError
         For a region reaching outside the shape.
 
@@ -284,13 +298,24 @@ def for_each_index(
     (1, 2)
     """
     shape = require_shape(shape)
-    boxes = _layout_boxes(shape, _region(shape, base, count, incr))
+    region, endless = _region(shape, base, count, incr, "for_each_index")
+    if endless is not None and shape.element_count:
+        warnings.warn(
+            f"for_each_index: dimension {endless} has incr 0 where its count is not 0, so the "
+            "walk never ends (as XLA's): it repeats until the visitor returns False or raises",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    boxes = _layout_boxes(shape, region)
     per = max(1, _CHUNK // max(1, int(np.prod(boxes.counts[0])) if boxes.counts.size else 1))  # boxes at a time
-    for start in range(0, boxes.starts.shape[0], per):
-        chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
-        for row in chunk.rows().tolist():
-            if visitor(tuple(row)) is False:
-                return
+    while True:
+        for start in range(0, boxes.starts.shape[0], per):
+            chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
+            for row in chunk.rows().tolist():
+                if visitor(tuple(row)) is False:
+                    return
+        if endless is None or not shape.element_count:
+            return
 
 
 def indices_in_physical_order(
@@ -323,7 +348,8 @@ def indices_in_physical_order(
     Raises
     ------
     ValueError, IndexError
-        As :func:`for_each_index`.
+        As :func:`for_each_index`, and ValueError for an ``incr`` of 0
+        where the count is not 0 (an endless region).
 
     Examples
     --------
@@ -335,7 +361,13 @@ def indices_in_physical_order(
     array([0, 1, 2, 3, 4, 6])
     """
     shape = require_shape(shape)
-    region = _region(shape, base, count, incr)
+    region, endless = _region(shape, base, count, incr, "indices_in_physical_order")
+    if endless is not None:
+        raise ValueError(
+            f"indices_in_physical_order: dimension {endless} has incr 0 where its count is "
+            "not 0, so the region never ends (XLA's walk repeats it forever); "
+            "for_each_index walks such a region until its visitor stops"
+        )
     if not shape.is_tiled or not shape.element_count:
         return _layout_boxes(shape, region).rows()
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)

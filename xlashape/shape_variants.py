@@ -15,6 +15,7 @@ from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 __all__ = [
     "change_element_type",
     "make_shape_with_descending_layout",
+    "make_scalar_shape",
     "make_shape_with_descending_layout_and_same_physical_layout",
     "make_static_shape",
 ]
@@ -32,6 +33,17 @@ def make_shape_with_descending_layout(
     f32[2,3,4]{2,1,0}
     """
     return Shape(element_type, dimensions)
+
+
+def make_scalar_shape(element_type: PrimitiveType | int | str) -> Shape:
+    """The rank-0 array shape of ``element_type`` (XLA's ``MakeScalarShape``).
+
+    Examples
+    --------
+    >>> print(xs.ShapeUtil.make_scalar_shape("bf16"))
+    bf16[]
+    """
+    return Shape(element_type, ())
 
 
 def make_shape_with_descending_layout_and_same_physical_layout(shape: Shape) -> Shape:
