@@ -30,13 +30,25 @@ __all__ = [
 
 @dataclass(frozen=True)
 class BitcastDecompositionReshape:
-    """The bitcast is a reshape (XLA's ``BitcastDecompositionReshape``)."""
+    """The bitcast is a reshape (XLA's ``BitcastDecompositionReshape``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.decompose_bitcast("f32[2,3]", "f32[3,2]") == xs.ShapeUtil.BitcastDecompositionReshape()
+    True
+    """
 
 
 @dataclass(frozen=True)
 class BitcastDecompositionTranspose:
     """The bitcast is a transpose: output dimension i is input dimension
-    ``transpose_dims[i]`` (XLA's ``BitcastDecompositionTranspose``)."""
+    ``transpose_dims[i]`` (XLA's ``BitcastDecompositionTranspose``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.decompose_bitcast("f32[3,7,6,4]{3,2,1,0}", "f32[3,6,4,7]{2,1,3,0}").transpose_dims
+    (0, 2, 3, 1)
+    """
 
     transpose_dims: tuple[int, ...]
 
@@ -46,7 +58,14 @@ class BitcastDecompositionTrt:
     """The bitcast as a transpose to ``transpose1_shape`` (by
     ``transpose1_dims``), a reshape to ``reshape_shape``, and a transpose to
     the output (by ``transpose2_dims``); the two shapes in between have
-    descending layouts (XLA's ``BitcastDecompositionTrt``)."""
+    descending layouts (XLA's ``BitcastDecompositionTrt``).
+
+    Examples
+    --------
+    >>> trt = xs.ShapeUtil.decompose_bitcast("f32[16,3,17]{1,2,0}", "f32[16,51]{0,1}")
+    >>> trt.transpose1_dims, str(trt.transpose1_shape), str(trt.reshape_shape), trt.transpose2_dims
+    ((0, 2, 1), 'f32[16,17,3]{2,1,0}', 'f32[51,16]{1,0}', (1, 0))
+    """
 
     transpose1_dims: tuple[int, ...]
     transpose1_shape: Shape

@@ -664,6 +664,9 @@ class ShapeUtil:
     deduce_transpose_dimensions_for_bitcast = staticmethod(bitcast.deduce_transpose_dimensions_for_bitcast)
     align_layouts = staticmethod(bitcast.align_layouts)
     # bitcasts as reshapes and transposes (xlashape.bitcast_decomposition)
+    BitcastDecompositionReshape = bitcast_decomposition.BitcastDecompositionReshape
+    BitcastDecompositionTranspose = bitcast_decomposition.BitcastDecompositionTranspose
+    BitcastDecompositionTrt = bitcast_decomposition.BitcastDecompositionTrt
     is_decomposable_bitcast = staticmethod(bitcast_decomposition.is_decomposable_bitcast)
     decompose_bitcast = staticmethod(bitcast_decomposition.decompose_bitcast)
     decompose_bitcast_to_trt = staticmethod(bitcast_decomposition.decompose_bitcast_to_trt)
