@@ -384,6 +384,17 @@ class Shape(Frozen):
         """
         return self._dynamic[normalize_dimension(dimension_number, self.rank)]
 
+    def is_static_dimension(self, dimension_number: int) -> bool:
+        """Whether a dimension is static (XLA's ``is_static_dimension``);
+        negative numbers count from the end.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[?,784]").is_static_dimension(1)
+        True
+        """
+        return not self.is_dynamic_dimension(dimension_number)
+
     @property
     def is_static(self) -> bool:
         """Whether no dimension is dynamic.
@@ -394,6 +405,18 @@ class Shape(Frozen):
         True
         """
         return not any(self._dynamic)
+
+    @property
+    def is_dynamic(self) -> bool:
+        """Whether some dimension is dynamic, bounded or not (XLA's
+        ``is_dynamic``).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("s32[<=5,2]").is_dynamic
+        True
+        """
+        return any(self._dynamic)
 
     @property
     def is_tiled(self) -> bool:
