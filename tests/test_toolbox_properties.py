@@ -333,3 +333,69 @@ def test_static_extent_product_leaves_out_unbounded_sizes():
     assert ShapeUtil.static_extent_product("f32[?,784,<=10]") == 7840
     assert ShapeUtil.static_extent_product("f32[?]") == 1
 
+
+
+@given(st.recursive(st.just(Shape("f32", [2])) | st.just(ShapeUtil.make_token_shape()),
+                    lambda inner: st.lists(inner, max_size=3).map(ShapeUtil.make_tuple_shape), max_leaves=8))
+def test_post_order_is_the_reverse_walk_of_children_first(shape):
+    """Every tuple comes after all of its sub-shapes, and the visits are
+    for_each_subshape's, each once."""
+    pre, post = [], []
+    ShapeUtil.for_each_subshape(shape, lambda s, i: pre.append(i))
+    ShapeUtil.for_each_subshape_post_order(shape, lambda s, i: post.append(i))
+    assert sorted(pre) == sorted(post) and post[-1] == ()
+    for k, index in enumerate(post):
+        assert not any(len(other) > len(index) and other[: len(index)] == index for other in post[k + 1 :])
+
+
+@given(shapes(max_rank=4), shapes(max_rank=4))
+def test_compatible_kind(a, b):
+    """CompatibleKind: arrays of one rank, whatever their types and sizes."""
+    assert ShapeUtil.compatible_kind(a, b) == (a.rank == b.rank)
+    if ShapeUtil.compatible(a, b):
+        assert ShapeUtil.compatible_kind(a, b)
+    token, opaque = ShapeUtil.make_token_shape(), ShapeUtil.make_opaque_shape()
+    assert ShapeUtil.compatible_kind(ShapeUtil.make_tuple_shape([a, token]), ShapeUtil.make_tuple_shape([b, token])) == (
+        a.rank == b.rank
+    )
+    assert not ShapeUtil.compatible_kind(token, opaque) and not ShapeUtil.compatible_kind(a, token)
+
+
+def test_byte_size_of_elements_recursive_and_index_table():
+    t = P("(f32[2,3], (s8[5], token[]), s4[3]{0:E(4)})")
+    assert ShapeUtil.byte_size_of_elements_recursive(t) == sum(
+        ShapeUtil.byte_size_of_elements(s) for s in ShapeUtil.flatten_tuple_shape(t) if isinstance(s, Shape)
+    ) == 24 + 5 + 2
+    assert ShapeUtil.byte_size_of_elements_recursive("token[]") == 0
+    with pytest.raises(ValueError, match="no elements to count"):
+        ShapeUtil.byte_size_of_elements_recursive("(opaque[])")
+    assert ShapeUtil.byte_size_of_tuple_index_table(t, 8) == 24
+    with pytest.raises(ValueError, match="pointer_size must be > 0"):
+        ShapeUtil.byte_size_of_tuple_index_table(t, 0)
+    with pytest.raises(TypeError, match="takes a tuple shape"):
+        ShapeUtil.byte_size_of_tuple_index_table("f32[2]", 8)
+
+
+@pytest.mark.parametrize("t", ARRAY_TYPES, ids=str)
+def test_update_element_size_in_bits(t):
+    """XLA's UpdateElementSizeInBits: packed sub-byte types get their bit
+    width (ml_dtypes' iinfo bits for the integers); every other type 0."""
+    shape = ShapeUtil.make_tuple_shape([Shape(t, [8]), ShapeUtil.make_token_shape()])
+    packed = ShapeUtil.update_element_size_in_bits(shape, True)[0]
+    kind = _kind(t)
+    sub_byte = (kind in "iu" and ml_dtypes.iinfo(_dtype(t)).bits < 8) or t == PrimitiveType.F4E2M1FN
+    assert packed.layout.element_size_in_bits == (t.bit_width if sub_byte else 0)
+    assert ShapeUtil.update_element_size_in_bits(ShapeUtil.make_tuple_shape([packed]), False)[0].layout == Layout([0])
+
+
+def test_layout_order_predicates():
+    for rank in range(5):
+        assert LayoutUtil.has_descending_layout(LayoutUtil.make_descending_layout(rank))
+        assert LayoutUtil.has_ascending_layout(LayoutUtil.make_ascending_layout(rank))
+        assert LayoutUtil.has_descending_layout(Layout(range(rank))) == (rank < 2)
+    assert LayoutUtil.get_split_config("f32[150,200]{1,0:SC(0:30)}") == xs.SplitConfig(0, [30])
+    assert LayoutUtil.get_split_config("f32[150,200]") is None
+    with pytest.raises(ValueError, match="at most one split config"):
+        LayoutUtil.get_split_config("f32[150,200]{1,0:SC(0:30)(1:40)}")
+    assert LayoutUtil.has_any_layout("(f32[2], token[])") and LayoutUtil.is_dense_array("f32[2]")
+    assert not LayoutUtil.is_dense_array("token[]")

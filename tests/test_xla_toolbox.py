@@ -38,12 +38,15 @@ def test_get_dimension_helper_can_negative_index():
     assert ShapeUtil.get_dimension(matrix, -1) == 3
     assert ShapeUtil.get_dimension(matrix, -2) == 2
     assert ShapeUtil.get_dimension(make("f32", [1, 2, 3, 4]), -1) == 4
+    assert ShapeUtil.get_dimension_number(matrix, -1) == 1 and ShapeUtil.get_dimension_number(matrix, 0) == 0
 
 
 def test_negative_index_oob_fails():
     """ShapeUtilTest.NegativeIndexOobFails: XLA dies; xlashape raises."""
     with pytest.raises(IndexError):
         ShapeUtil.get_dimension(make("f32", [2, 3]), -3)
+    with pytest.raises(IndexError):
+        ShapeUtil.get_dimension_number(make("f32", [2, 3]), -3)
 
 
 @pytest.mark.parametrize("dims", [[3], [3, 2], [3, 2, 7], [3, 2, 7, 8]])
@@ -53,7 +56,8 @@ def test_rank_dimension_indexing(dims):
     vector)."""
     shape = make("f32", dims)
     assert [shape.dimensions[i] for i in range(len(dims))] == dims
-    assert list(shape.dimensions) == dims
+    assert ShapeUtil.create_dimension_vector_from_shape(shape) == dims
+    assert ShapeUtil.create_dimension_vector_from_shape(tup([shape])) == []
 
 
 def test_prepend_major_dimension():
@@ -183,7 +187,7 @@ def test_make_maybe_tuple_shape():
 
 def test_nil_shape():
     """ShapeUtilTest.NilShape."""
-    assert ShapeUtil.is_empty_tuple(tup([]))
+    assert ShapeUtil.is_empty_tuple(ShapeUtil.make_nil()) and ShapeUtil.make_nil() == tup([])
     assert not ShapeUtil.is_empty_tuple(make("f32", [1, 2, 3]))
     assert not ShapeUtil.is_empty_tuple(make("f32", [0, 1]))
     assert not ShapeUtil.is_empty_tuple(tup([make("s32", [])]))
@@ -249,6 +253,9 @@ def test_for_each_leaf_shape():
     assert seen[0] == () and len(seen) == ShapeUtil.subshape_count(shape) == 5
     leaves = ShapeUtil.flatten_tuple_shape(shape)
     assert [ShapeUtil.elements_in(s) for s in leaves] == [42, 101, 33]
+    visited = []
+    ShapeUtil.for_each_leaf_shape(shape, lambda s, i: visited.append((ShapeUtil.elements_in(s), i)))
+    assert visited == [(42, (0,)), (101, (1, 0)), (33, (1, 1))]
     with pytest.raises(AttributeError):
         shape._tuple_shapes = ()
 
@@ -388,6 +395,9 @@ def test_for_each_index_parallel_called_from_multiple_threads():
 
 def test_default_layout_getters_major_to_minor():
     """LayoutUtilTest.DefaultLayoutGettersMajorToMinor."""
+    assert LayoutUtil.equal(LayoutUtil.make_layout([1, 0]), LayoutUtil.get_default_layout_for_r2())
+    assert LayoutUtil.equal(LayoutUtil.make_layout([2, 1, 0]), LayoutUtil.get_default_layout_for_r3())
+    assert LayoutUtil.equal(LayoutUtil.make_layout([3, 2, 1, 0]), LayoutUtil.get_default_layout_for_r4())
     for rank in (2, 3, 4):
         assert LayoutUtil.get_default_layout_for_rank(rank) == LayoutUtil.make_layout(range(rank - 1, -1, -1))
     assert LayoutUtil.get_default_layout_for_shape(make("f32", [10, 20, 30, 15, 25])) == Layout([4, 3, 2, 1, 0])

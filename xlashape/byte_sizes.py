@@ -12,18 +12,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ._validate import as_int_tuple
+from ._validate import as_int, as_int_tuple
 from .layout import Tile
 from .layout_queries import linear_index
 from .primitive_type import PrimitiveType
 from .shape import Shape, require_shape
+from .shape_equality import require_any_shape
 from .split_sizes import check_split_configs, max_split_size
+from .tuple_shape import AnyShape, TupleShape
 
 __all__ = [
     "array_data_size",
     "array_size",
     "byte_size_of_elements",
+    "byte_size_of_elements_recursive",
     "byte_size_of_primitive_type",
+    "byte_size_of_tuple_index_table",
     "byte_strides",
     "byte_strides_is_major_to_minor",
     "element_size_in_bits",
@@ -243,3 +247,58 @@ def byte_strides_is_major_to_minor(
             return False
         stride *= n
     return True
+
+
+def byte_size_of_elements_recursive(shape: AnyShape) -> int:
+    """Bytes of the elements of every array inside ``shape``, as
+    :func:`byte_size_of_elements` counts them; tokens take none (XLA's
+    ``ByteSizeOfElementsRecursive``).
+
+    Raises
+    ------
+    ValueError
+        For an opaque value, which has no elements to count (XLA's
+        ``CHECK``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.byte_size_of_elements_recursive("(f32[2,3], (s8[5], token[]))")
+    29
+    """
+    whole = require_any_shape(shape)
+    pending: list[AnyShape] = [whole]
+    total = 0
+    while pending:
+        current = pending.pop()
+        if isinstance(current, TupleShape):
+            pending.extend(current)
+        elif isinstance(current, Shape):
+            total += byte_size_of_elements(current)
+        elif current.element_type != PrimitiveType.TOKEN:
+            raise ValueError(f"byte_size_of_elements_recursive: {current} has no elements to count, in {whole}")
+    return total
+
+
+def byte_size_of_tuple_index_table(shape: TupleShape, pointer_size: int) -> int:
+    """Bytes of a tuple's table of pointers to its elements: ``pointer_size``
+    times the element count (XLA's ``ByteSizeOfTupleIndexTable``).
+
+    Raises
+    ------
+    TypeError
+        For a shape that is not a tuple.
+    ValueError
+        For a ``pointer_size`` below 1.
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.byte_size_of_tuple_index_table("(f32[2], s8[], token[])", 8)
+    24
+    """
+    whole = require_any_shape(shape)
+    if not isinstance(whole, TupleShape):
+        raise TypeError(f"byte_size_of_tuple_index_table takes a tuple shape, got {whole}")
+    size = as_int(pointer_size, "pointer_size")
+    if size < 1:
+        raise ValueError(f"pointer_size must be > 0, got {size}")
+    return size * len(whole)

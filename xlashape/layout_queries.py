@@ -15,6 +15,11 @@ from .shape import Shape, require_shape
 
 __all__ = [
     "are_dimensions_consecutive",
+    "get_default_layout_for_r2",
+    "get_default_layout_for_r3",
+    "get_default_layout_for_r4",
+    "has_ascending_layout",
+    "has_descending_layout",
     "is_untiled_layout",
     "last_dim_is_minor_most",
     "layout_move_dim_to_major",
@@ -228,3 +233,62 @@ def is_untiled_layout(layout: Layout) -> bool:
     """
     return not layout.tiles
 
+
+
+def get_default_layout_for_r2() -> Layout:
+    """``{1,0}`` (XLA's ``GetDefaultLayoutForR2``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r2())
+    {1,0}
+    """
+    return make_descending_layout(2)
+
+
+def get_default_layout_for_r3() -> Layout:
+    """``{2,1,0}`` (XLA's ``GetDefaultLayoutForR3``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r3())
+    {2,1,0}
+    """
+    return make_descending_layout(3)
+
+
+def get_default_layout_for_r4() -> Layout:
+    """``{3,2,1,0}`` (XLA's ``GetDefaultLayoutForR4``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r4())
+    {3,2,1,0}
+    """
+    return make_descending_layout(4)
+
+
+def has_descending_layout(layout: Layout) -> bool:
+    """Whether ``minor_to_major`` is descending, ``{n-1,...,0}`` (XLA's
+    ``HasDescendingLayout``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_descending_layout(xs.Layout([2, 1, 0])), xs.LayoutUtil.has_descending_layout(xs.Layout([0, 1]))
+    (True, False)
+    """
+    order = layout.minor_to_major
+    return all(a > b for a, b in itertools.pairwise(order))
+
+
+def has_ascending_layout(layout: Layout) -> bool:
+    """Whether ``minor_to_major`` is ascending, ``{0,...,n-1}`` (XLA's
+    ``HasAscendingLayout``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_ascending_layout(xs.Layout([0, 1])), xs.LayoutUtil.has_ascending_layout(xs.Layout([1, 0]))
+    (True, False)
+    """
+    order = layout.minor_to_major
+    return all(a < b for a, b in itertools.pairwise(order))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from .layout import Layout
 from .layout_edit import replace_layout
+from .primitive_util import is_sub_byte_non_pred_type
 from .shape import Shape, require_shape, validate_layout
 from .shape_equality import leaf_pairs, require_any_shape
 from .subshapes import flatten_tuple_shape
@@ -24,10 +25,13 @@ __all__ = [
     "device_shape_is_host_shape",
     "device_shape_to_host_shape",
     "get_with_default_layout",
+    "has_any_layout",
     "has_custom_element_size_in_bits",
     "has_layout",
+    "is_dense_array",
     "layouts_in_shapes_equal",
     "memory_space",
+    "update_element_size_in_bits",
     "validate_layout_in_shape",
 ]
 
@@ -105,6 +109,31 @@ def has_layout(shape: AnyShape) -> bool:
     """
     require_any_shape(shape)
     return True
+
+
+def has_any_layout(shape: AnyShape) -> bool:
+    """Whether some array inside ``shape`` has a layout, or ``shape`` has
+    none (XLA's ``HasAnyLayout``): always True here, as :func:`has_layout`.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_any_layout("(f32[2], token[])")
+    True
+    """
+    return has_layout(shape)
+
+
+def is_dense_array(shape: AnyShape) -> bool:
+    """Whether ``shape`` is an array with a dense layout (XLA's
+    ``IsDenseArray``): every array here, since sparse layouts are not
+    modelled; tuples, tokens and opaque values are not arrays.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.is_dense_array("f32[2,3]{0,1}"), xs.LayoutUtil.is_dense_array("(f32[2])")
+    (True, False)
+    """
+    return isinstance(require_any_shape(shape), Shape)
 
 
 def copy_layout_between_shapes(src: AnyShape, dst: AnyShape) -> AnyShape:
@@ -231,3 +260,23 @@ def has_custom_element_size_in_bits(shape: AnyShape) -> bool:
     False
     """
     return any(isinstance(s, Shape) and s.layout.element_size_in_bits != 0 for s in flatten_tuple_shape(shape))
+
+
+def update_element_size_in_bits(shape: AnyShape, pack_subbyte_types: bool) -> AnyShape:
+    """The shape with every array's ``element_size_in_bits`` set to its
+    type's bit width where ``pack_subbyte_types`` and the type is narrower
+    than a byte (S4, U2, F4E2M1FN; not PRED), to 0 otherwise (XLA's
+    ``UpdateElementSizeInBits``).
+
+    Examples
+    --------
+    >>> t = xs.ShapeUtil.parse_shape_string("(s4[8], pred[8]{0:E(1)})")
+    >>> print(xs.ShapeUtil.update_element_size_in_bits(t, True), xs.ShapeUtil.update_element_size_in_bits(t, False))
+    (s4[8]{0:E(4)}, pred[8]{0}) (s4[8]{0}, pred[8]{0})
+    """
+    def updated(array: Shape) -> Shape:
+        etype = array.element_type
+        packs = pack_subbyte_types and is_sub_byte_non_pred_type(etype)
+        return _relaid(array, replace_layout(array.layout, element_size_in_bits=etype.bit_width if packs else 0))
+
+    return _map_arrays(require_any_shape(shape), updated)

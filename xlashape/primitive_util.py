@@ -18,6 +18,7 @@ __all__ = [
     "is_floating_point_type",
     "is_integral_type",
     "is_signed_integral_type",
+    "is_sub_byte_non_pred_type",
     "is_unsigned_integral_type",
 ]
 
@@ -131,6 +132,20 @@ def complex_component_type(complex_type: PrimitiveType | int | str) -> Primitive
     if t not in _COMPONENT:
         raise ValueError(f"Primitive type is not complex: {t.name}; expected C64 or C128")
     return _COMPONENT[t]
+
+
+def is_sub_byte_non_pred_type(element_type: PrimitiveType | int | str) -> bool:
+    """Whether the type is narrower than a byte and not PRED: S1 to S4, U1
+    to U4, F4E2M1FN (XLA's ``IsSubByteNonPredType``).
+
+    Examples
+    --------
+    >>> from xlashape.primitive_util import is_sub_byte_non_pred_type
+    >>> is_sub_byte_non_pred_type("s4"), is_sub_byte_non_pred_type("pred")
+    (True, False)
+    """
+    t = PrimitiveType.coerce(element_type)
+    return t.is_array and t != PrimitiveType.PRED and bit_width(t) < 8
 
 
 def bit_width(element_type: PrimitiveType | int | str) -> int:

@@ -17,6 +17,7 @@ from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 __all__ = [
     "compatible_ignoring_element_type",
     "compatible_ignoring_fp_precision",
+    "compatible_kind",
     "equal_ignoring_element_type",
     "equal_ignoring_fp_precision",
     "equal_structure",
@@ -74,10 +75,11 @@ def _arrays_equal(
     ignore_layout: bool,
     ignore_dynamic: bool,
     ignore_fp_precision: bool,
+    ignore_dimensions: bool,
 ) -> bool:
     if not ignore_element_type and not _same_type(lhs, rhs, ignore_fp_precision):
         return False
-    if lhs.dimensions != rhs.dimensions:
+    if lhs.rank != rhs.rank or (not ignore_dimensions and lhs.dimensions != rhs.dimensions):
         return False
     if not ignore_layout and lhs.layout != rhs.layout:
         return False
@@ -92,6 +94,7 @@ def shapes_equal(
     ignore_layout: bool = False,
     ignore_dynamic_dimensions: bool = False,
     ignore_fp_precision: bool = False,
+    ignore_dimensions: bool = False,
 ) -> bool:
     """XLA's ``Shape::Equal`` with its ``Ignore...`` switches: tuples equal
     when their elements are, in order; a token or opaque value equals one of
@@ -107,6 +110,9 @@ def shapes_equal(
     ignore_fp_precision : bool
         Take any two floating-point element types as the same (XLA's
         ``IgnoreFpPrecision``).
+    ignore_dimensions : bool
+        Compare arrays' ranks only, not their sizes (XLA's
+        ``IgnoreDimensions``).
 
     Returns
     -------
@@ -126,7 +132,8 @@ def shapes_equal(
         if isinstance(left, NonArrayShape)
         else isinstance(right, Shape)
         and _arrays_equal(
-            left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions, ignore_fp_precision
+            left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions, ignore_fp_precision,
+            ignore_dimensions,
         )
         for left, right in pairs
     )
@@ -252,3 +259,21 @@ def compatible_ignoring_fp_precision(lhs: AnyShape, rhs: AnyShape) -> bool:
     False
     """
     return shapes_equal(lhs, rhs, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_fp_precision=True)
+
+
+def compatible_kind(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """Whether two shapes have the same tuple tree and, leaf by leaf, the
+    same kind: arrays of one rank, or tokens, or opaque values; element
+    types, sizes, layouts and dynamic flags are ignored (XLA's
+    ``CompatibleKind``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.compatible_kind("(f32[2,3], token[])", "(s8[7,1]{0,1}, token[])")
+    True
+    >>> xs.ShapeUtil.compatible_kind("f32[2,3]", "f32[6]")
+    False
+    """
+    return shapes_equal(
+        lhs, rhs, ignore_element_type=True, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_dimensions=True
+    )

@@ -26,7 +26,7 @@ from . import (
     tiling,
     tuple_helpers,
 )
-from ._validate import as_int
+from ._validate import as_int, normalize_dimension
 from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
@@ -446,6 +446,37 @@ class ShapeUtil:
     true_num_dimensions = true_rank
 
     @staticmethod
+    def get_dimension_number(shape: Shape | str, dimension_number: int) -> int:
+        """A dimension's number, a negative one counted from the end (XLA's
+        ``GetDimensionNumber``).
+
+        Raises
+        ------
+        IndexError
+            For a dimension number outside the rank.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.get_dimension_number("f32[2,1,3]", -1)
+        2
+        """
+        shape = _shape(shape)
+        return normalize_dimension(dimension_number, shape.rank)
+
+    @staticmethod
+    def create_dimension_vector_from_shape(shape: AnyShape) -> list[int]:
+        """An array's sizes as a list; empty for a tuple, token or opaque
+        value (XLA's ``CreateDimensionVectorFromShape``).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.create_dimension_vector_from_shape("f32[3,2,7]")
+        [3, 2, 7]
+        """
+        shape = _any(shape)
+        return list(shape.dimensions) if isinstance(shape, Shape) else []
+
+    @staticmethod
     def get_dimension(shape: Shape | str, dimension_number: int) -> int:
         """A dimension's size; negative numbers count from the end.
 
@@ -650,6 +681,7 @@ class ShapeUtil:
     make_scalar_shape = staticmethod(shape_variants.make_scalar_shape)
     device_shape_to_host_shape = staticmethod(layouts_in_shapes.device_shape_to_host_shape)
     device_shape_is_host_shape = staticmethod(layouts_in_shapes.device_shape_is_host_shape)
+    update_element_size_in_bits = staticmethod(layouts_in_shapes.update_element_size_in_bits)
     # reshapes and transposes (xlashape.reshape_dimensions, xlashape.bitcast)
     inserted_or_deleted_1_sized_dimensions = staticmethod(
         reshape_dimensions.inserted_or_deleted_1_sized_dimensions
@@ -682,6 +714,7 @@ class ShapeUtil:
     equal_structure = staticmethod(shape_equality.equal_structure)
     equal_ignoring_fp_precision = staticmethod(shape_equality.equal_ignoring_fp_precision)
     compatible_ignoring_fp_precision = staticmethod(shape_equality.compatible_ignoring_fp_precision)
+    compatible_kind = staticmethod(shape_equality.compatible_kind)
     same_element_type_ignoring_fp_precision = staticmethod(shape_equality.same_element_type_ignoring_fp_precision)
     # element types (xlashape.element_type_predicates)
     element_is_integral = staticmethod(element_type_predicates.element_is_integral)
@@ -707,6 +740,8 @@ class ShapeUtil:
     array_data_size = staticmethod(byte_sizes.array_data_size)
     unpacked_byte_strides = staticmethod(byte_sizes.unpacked_byte_strides)
     element_size_in_bits = staticmethod(byte_sizes.element_size_in_bits)
+    byte_size_of_elements_recursive = staticmethod(byte_sizes.byte_size_of_elements_recursive)
+    byte_size_of_tuple_index_table = staticmethod(byte_sizes.byte_size_of_tuple_index_table)
     # sub-shapes (xlashape.subshapes)
     get_subshape = staticmethod(subshapes.get_subshape)
     try_get_subshape = staticmethod(subshapes.try_get_subshape)
@@ -717,11 +752,14 @@ class ShapeUtil:
     is_leaf_index = staticmethod(subshapes.is_leaf_index)
     subshape_count = staticmethod(subshapes.subshape_count)
     flatten_tuple_shape = staticmethod(subshapes.flatten_tuple_shape)
+    for_each_leaf_shape = staticmethod(subshapes.for_each_leaf_shape)
+    for_each_subshape_post_order = staticmethod(subshapes.for_each_subshape_post_order)
     # tuples (xlashape.tuple_helpers)
     is_nested_tuple = staticmethod(tuple_helpers.is_nested_tuple)
     is_empty_tuple = staticmethod(tuple_helpers.is_empty_tuple)
     make_maybe_tuple_shape = staticmethod(tuple_helpers.make_maybe_tuple_shape)
     slice_tuple = staticmethod(tuple_helpers.slice_tuple)
+    make_nil = staticmethod(tuple_helpers.make_nil)
     # physical-order iteration (xlashape.physical_order)
     for_each_index = staticmethod(physical_order.for_each_index)
     indices_in_physical_order = staticmethod(physical_order.indices_in_physical_order)

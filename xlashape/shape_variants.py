@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from .layout_edit import replace_layout
 from .primitive_type import PrimitiveType
+from .primitive_util import is_sub_byte_non_pred_type
 from .shape import Shape, require_shape
 from .shape_equality import require_any_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
@@ -119,7 +120,6 @@ def change_element_type(shape: Shape | TupleShape, element_type: PrimitiveType |
     if not etype.is_array:
         raise ValueError(f"{etype.name} is not an array element type")
     layout = whole.layout
-    sub_byte = etype != PrimitiveType.PRED and (etype.bit_width or 8) < 8
-    if not sub_byte and layout.element_size_in_bits:
+    if not is_sub_byte_non_pred_type(etype) and layout.element_size_in_bits:
         layout = replace_layout(layout, element_size_in_bits=0)
     return Shape(etype, whole.dimensions, layout, whole.dynamic_dimensions)

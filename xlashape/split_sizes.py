@@ -10,9 +10,10 @@ import itertools
 import math
 
 from ._validate import as_int
+from .layout import SplitConfig
 from .shape import UNBOUNDED_SIZE, Shape, require_shape
 
-__all__ = ["check_split_configs", "max_elements_in_per_split", "max_split_size"]
+__all__ = ["check_split_configs", "get_split_config", "max_elements_in_per_split", "max_split_size"]
 
 
 def _config_dimension(shape: Shape, physical: int, config: object) -> int:
@@ -86,3 +87,25 @@ def check_split_configs(shape: Shape, what: str) -> None:
                 f"dimension {config.dimension} (size {size}) into pieces; its indices must "
                 f"rise from 0 to at most {size}"
             )
+
+
+def get_split_config(shape: Shape) -> SplitConfig | None:
+    """The layout's one split config, or None where it has none (XLA's
+    ``LayoutUtil::GetSplitConfig``).
+
+    Raises
+    ------
+    ValueError
+        For a layout with more than one split config (XLA's ``CHECK``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.get_split_config("f32[150,200]{1,0:SC(0:30)}")
+    SplitConfig(0, (30,))
+    >>> print(xs.LayoutUtil.get_split_config("f32[150,200]"))
+    None
+    """
+    configs = require_shape(shape).layout.split_configs
+    if len(configs) > 1:
+        raise ValueError(f"get_split_config takes a layout with at most one split config, got {len(configs)}")
+    return configs[0] if configs else None

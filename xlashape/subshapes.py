@@ -23,7 +23,9 @@ __all__ = [
     "IndexedShape",
     "ShapeIndex",
     "flatten_tuple_shape",
+    "for_each_leaf_shape",
     "for_each_subshape",
+    "for_each_subshape_post_order",
     "get_leaf_count",
     "get_leaf_shapes",
     "get_subshape",
@@ -203,3 +205,41 @@ def flatten_tuple_shape(shape: AnyShape) -> list[Shape | NonArrayShape]:
     ['f32[2]{0}', 'token[]']
     """
     return [leaf.shape for leaf in get_leaf_shapes(shape)]
+
+
+def for_each_leaf_shape(shape: AnyShape, visitor: Callable[[Shape | NonArrayShape, ShapeIndex], object]) -> None:
+    """Call ``visitor(leaf, index)`` on every sub-shape that is not a tuple,
+    in :func:`for_each_subshape` order (XLA's ``ForEachLeafShape``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.for_each_leaf_shape("(f32[42], (f32[101], pred[33]))", lambda s, i: print(i, s))
+    (0,) f32[42]{0}
+    (1, 0) f32[101]{0}
+    (1, 1) pred[33]{0}
+    """
+    for leaf in get_leaf_shapes(shape):
+        visitor(leaf.shape, leaf.index)
+
+
+def for_each_subshape_post_order(shape: AnyShape, visitor: Callable[[AnyShape, ShapeIndex], object]) -> None:
+    """Call ``visitor(subshape, index)`` on every sub-shape, each tuple after
+    its elements, the whole shape last (XLA's ``ForEachSubshapePostOrder``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.for_each_subshape_post_order("(f32[42], (f32[101]))", lambda s, i: print(i, s))
+    (0,) f32[42]{0}
+    (1, 0) f32[101]{0}
+    (1,) (f32[101]{0})
+    () (f32[42]{0}, (f32[101]{0}))
+    """
+    order: list[tuple[AnyShape, ShapeIndex]] = []
+    pending: list[tuple[AnyShape, ShapeIndex]] = [(require_any_shape(shape), ())]
+    while pending:
+        current, index = pending.pop()
+        order.append((current, index))
+        if isinstance(current, TupleShape):
+            pending.extend((current[i], index + (i,)) for i in range(len(current)))
+    for current, index in reversed(order):
+        visitor(current, index)

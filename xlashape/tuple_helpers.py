@@ -10,7 +10,7 @@ from ._validate import as_int
 from .shape_equality import require_any_shape
 from .tuple_shape import AnyShape, TupleShape
 
-__all__ = ["is_empty_tuple", "is_nested_tuple", "make_maybe_tuple_shape", "slice_tuple"]
+__all__ = ["is_empty_tuple", "is_nested_tuple", "make_maybe_tuple_shape", "make_nil", "slice_tuple"]
 
 
 def is_nested_tuple(shape: AnyShape) -> bool:
@@ -37,6 +37,17 @@ def is_empty_tuple(shape: AnyShape) -> bool:
     """
     shape = require_any_shape(shape)
     return isinstance(shape, TupleShape) and len(shape) == 0
+
+
+def make_nil() -> TupleShape:
+    """The empty tuple ``()``, a sentinel shape (XLA's ``MakeNil``).
+
+    Examples
+    --------
+    >>> print(xs.ShapeUtil.make_nil())
+    ()
+    """
+    return TupleShape(())
 
 
 def make_maybe_tuple_shape(shapes: Iterable[AnyShape]) -> AnyShape:
