@@ -11,6 +11,7 @@ row-major order (NumPy's ``ravel_multi_index``), and a transpose by
 
 import numpy as np
 import pytest
+from buffer_strategies import _prime_factors
 from strategies import all_multi_indices
 
 import xlashape as xs
@@ -106,19 +107,9 @@ def _random_shape(rng: np.random.Generator, sizes: list[int]) -> Shape:
 def _factor(rng: np.random.Generator, n: int, rank: int) -> list[int]:
     """``rank`` sizes whose product is ``n`` (rank >= 1), ones scattered in."""
     sizes = [1] * rank
-    for prime in _primes(n):
+    for prime in _prime_factors(n):
         sizes[rng.integers(rank)] *= prime
     return sizes
-
-
-def _primes(n: int) -> list[int]:
-    out, p = [], 2
-    while n > 1:
-        while n % p == 0:
-            out.append(p)
-            n //= p
-        p += 1
-    return out
 
 
 def _bitcast_pairs(count: int, seed: int):

@@ -54,9 +54,8 @@ def _recount():
             for name in given:
                 assert _resolves(section, name) or "(" in name, f"{section}: {name} does not exist"
             offered = all(_resolves(section, name) for name in given)
-        for name in names:
-            counts[section][1] += 1
-            counts[section][0] += offered
+        counts[section][1] += len(names)
+        counts[section][0] += len(names) if offered else 0
     return counts
 
 
