@@ -57,11 +57,12 @@ def test_types_without_numpy_dtype(name):
 @pytest.mark.parametrize(
     "name, bits",
     [("S1", 1), ("U1", 1), ("S2", 2), ("U2", 2), ("S4", 4), ("U4", 4), ("F4E2M1FN", 4),
-     ("PRED", 8), ("S8", 8), ("F8E4M3FN", 8), ("BF16", 16), ("F32", 32), ("C128", 128),
+     ("PRED", 1), ("S8", 8), ("F8E4M3FN", 8), ("BF16", 16), ("F32", 32), ("C128", 128),
      ("TUPLE", None), ("TOKEN", None)],
 )  # fmt: skip
 def test_bit_widths(name, bits):
     # Sub-byte types still take a byte each unless a layout packs them (E(4)).
+    # PRED holds one bit, as XLA's BitWidth (numeric_limits<bool>::digits).
     assert PrimitiveType[name].bit_width == bits
 
 

@@ -164,8 +164,6 @@ def bit_width(element_type: PrimitiveType | int | str) -> int:
     (1, 4, 64)
     """
     t = PrimitiveType.coerce(element_type)
-    if t == PrimitiveType.PRED:
-        return 1
     bits = t.bit_width
     if bits is None:
         raise ValueError(f"{t.name} is not an array element type: it has no bit width")
