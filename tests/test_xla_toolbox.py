@@ -51,7 +51,8 @@ def test_negative_index_oob_fails():
 
 @pytest.mark.parametrize("dims", [[3], [3, 2], [3, 2, 7], [3, 2, 7, 8]])
 def test_rank_dimension_indexing(dims):
-    """ShapeUtilTest.Rank1DimensionIndexing .. Rank4DimensionIndexing and
+    """ShapeUtilTest.Rank1DimensionIndexing, Rank2DimensionIndexing,
+    Rank3DimensionIndexing, Rank4DimensionIndexing and
     CreateRank3DimensionVectorFromShape (``Shape.dimensions`` is the
     vector)."""
     shape = make("f32", dims)
@@ -373,7 +374,8 @@ def test_for_each_index_parallel(xla_test, dims, base, count, incr, expected):
 
 def test_for_each_index_parallel_called_from_multiple_threads():
     """ShapeUtilTest.ForEachIndexParallel_CalledFromMultipleThreads and
-    ForEachIndexParallel_CalledTwice."""
+    ForEachIndexParallel_CalledTwice. (GetForEachIndexParallelThreadCount
+    has no counterpart: no visitor runs on a thread of its own here.)"""
     shape = make("f32", [10, 10])
     results = [None] * 10
 
@@ -410,7 +412,8 @@ def test_validate_layout_invalid_array_layout():
     dimensions"; the tests' older text says "is rank N"). A shape cannot
     hold a layout of another rank here, so CopyLayoutBogusLayout's source is
     the bogus layout itself; layouts cannot be missing, so the
-    missing-layout halves have no counterpart."""
+    missing-layout halves and ValidateLayout_MissingArrayLayout have no
+    counterpart."""
     with pytest.raises(ValueError, match="layout minor_to_major field contains 3 elements, but shape has 2 dimensions"):
         LayoutUtil.validate_layout_for_shape(Layout([0, 1, 2]), make("f32", [2, 3]))
     with pytest.raises(ValueError, match="contains 4 elements, but shape has 2 dimensions"):
@@ -625,8 +628,11 @@ def test_layout_to_from_proto():
 
 def test_delete_dimension_keeps_the_rest_of_the_order():
     """Layout.DeleteDimensionWorksForDeletingLastDimFromDenseLayout and
-    ...NonLastDim...: Layout::DeleteDimension is reached through
-    ShapeUtil.delete_dimension here; the dim_unique halves are sparse."""
+    DeleteDimensionWorksForDeletingNonLastDimFromDenseLayout:
+    Layout::DeleteDimension is reached through ShapeUtil.delete_dimension
+    here; the dim_unique halves, and
+    DeleteDimensionWorksForDeletingLastDimFromSparseLayout and
+    DeleteDimensionWorksForDeletingNonLastDimFromSparseLayout, are sparse."""
     assert ShapeUtil.delete_dimension(1, P("f32[2,3]{0,1}")).layout == Layout([0])
     assert ShapeUtil.delete_dimension(0, P("f32[2,3]{1,0}")).layout == Layout([0])
 
@@ -695,10 +701,12 @@ def test_delete_dimensions_unordered():
 
 def test_shape_tests_without_a_counterpart():
     """ShapeTest.Empty, Array, MutationRemovesSharing, Copy, Move,
-    ShapeToFromProto, ProgramShape*, Fingerprint*, MutationChangesFingerprint
-    and AllMutationsChangeFingerprint test uninitialized, mutable,
-    proto-backed and program shapes, none of which xlashape has: a Shape is
-    immutable and valid once built, which is what is checked here."""
+    ShapeToFromProto, ProgramShapeToFromProto, ProgramShapeToString,
+    Fingerprint, FingerprintEmpty, MutationChangesFingerprint and
+    AllMutationsChangeFingerprint test uninitialized, mutable, proto-backed
+    and program shapes, none of which xlashape has: a Shape is immutable and
+    valid once built, which is what is checked here. AreAllLeavesIntegers
+    is not offered."""
     shape = Shape("f32", [1, 2, 3])
     with pytest.raises(AttributeError):
         shape._element_type = xs.PrimitiveType.S32
