@@ -591,6 +591,10 @@ def test_split_config_of_an_empty_first_piece_reads_back():
         ShapeUtil.byte_size_of(P("f32[8,6]{0,1:T(2,2)SC(1:5,4)}"))
     with pytest.raises(ValueError, match=r"names physical dimension 2, but shape .* has 2 dimensions"):
         ShapeUtil.array_size(P("f32[8,6]{0,1:T(2,2)SC(2:1)}"))
+    twice = P("f32[8,6]{0,1:T(2,2)SC(0:3)(0:2)}")
+    assert LayoutUtil.max_split_size(twice, 1) == 3  # the first, as XLA's loop finds it
+    with pytest.raises(ValueError, match=r"split a physical dimension twice: dimensions \[0, 0\]"):
+        ShapeUtil.byte_size_of(twice)
 
 
 def test_stream_out_tile():

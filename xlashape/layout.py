@@ -84,10 +84,11 @@ class SplitConfig(Frozen):
     buffer is sized for the largest piece of each split dimension
     (``LayoutUtil::MaxSplitSize``); no element's offset changes
     (``LayoutUtil::LinearIndex`` ignores them). As in XLA, any integers
-    build one (``SplitConfig(1, [0, 4])`` begins with an empty piece);
-    sizing a buffer by them refuses indices that do not cut their
-    dimension into pieces (decreasing, negative or past its size) and a
-    dimension the shape lacks, saying so.
+    build one (``SplitConfig(1, [0, 4])`` begins with an empty piece), and
+    a layout may hold any of them; sizing a buffer by them refuses indices
+    that do not cut their dimension into pieces (decreasing, negative or
+    past its size), a dimension the shape lacks, and a dimension split
+    twice, saying so.
 
     >>> str(SplitConfig(1, (4, 5)))
     '(1:4,5)'
@@ -148,11 +149,7 @@ def _as_split_configs(
         raise TypeError(
             f"split_configs must be a sequence of SplitConfigs, got {type(configs).__name__}"
         )
-    result = tuple(c if isinstance(c, SplitConfig) else SplitConfig(*c) for c in configs)
-    dims = [c.dimension for c in result]
-    if len(set(dims)) != len(dims):
-        raise ValueError(f"split_configs name a dimension twice: dimensions {dims}")
-    return result
+    return tuple(c if isinstance(c, SplitConfig) else SplitConfig(*c) for c in configs)
 
 
 # The xlashape-only text of the 2017 padding: PAD(3,5) or PAD(3,5:zero).

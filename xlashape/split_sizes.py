@@ -32,7 +32,7 @@ def max_split_size(shape: Shape, dim: int) -> int:
     config for it, or the dimension's size where none splits it (XLA's
     ``LayoutUtil::MaxSplitSize``). As XLA's, it is arithmetic on the split
     indices alone: the piece before the first index, between indices, and
-    after the last one.
+    after the last one; the first split config for the dimension counts.
 
     Raises
     ------
@@ -77,7 +77,11 @@ def max_elements_in_per_split(shape: Shape) -> int:
 def check_split_configs(shape: Shape, what: str) -> None:
     """ValueError unless each split config cuts its dimension into pieces:
     indices that do not decrease, from 0 to the dimension's size. XLA builds
-    any indices; sizing a buffer by them (``what``) needs pieces."""
+    any indices; sizing a buffer by them (``what``) needs pieces, and one
+    split config a dimension."""
+    dims = [config.dimension for config in shape.layout.split_configs]
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"{what}: the split configs of {shape} split a physical dimension twice: dimensions {dims}")
     for config in shape.layout.split_configs:
         size = shape.dimensions[_config_dimension(shape, config.dimension, config)]
         edges = (0, *config.split_indices, size)
