@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from . import (
+    _validate,
     array_predicates,
     bitcast,
     bitcast_decomposition,
@@ -26,7 +27,7 @@ from . import (
     tiling,
     tuple_helpers,
 )
-from ._validate import as_int, normalize_dimension
+from ._validate import as_int
 from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
@@ -461,7 +462,7 @@ class ShapeUtil:
         2
         """
         shape = _shape(shape)
-        return normalize_dimension(dimension_number, shape.rank)
+        return _validate.normalize_dimension(dimension_number, shape.rank)
 
     @staticmethod
     def create_dimension_vector_from_shape(shape: AnyShape) -> list[int]:
