@@ -352,6 +352,7 @@ def test_for_each_index_with_zero_incr_repeats_its_cycle():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ShapeUtil.for_each_index(make("f32", [0, 4]), [0, 0], [0, 4], [0, 0], lambda i: pytest.fail("visited"))
+    assert ShapeUtil.indices_in_physical_order(make("f32", [0, 4]), [0, 0], [0, 4], [0, 0]).shape == (0, 2)
 
 
 @pytest.mark.parametrize(

@@ -44,40 +44,52 @@ def _region(
     base: Sequence[int] | None,
     count: Sequence[int] | None,
     incr: Sequence[int] | None,
-    what: str,
-) -> tuple[_Region, int | None]:
+) -> _Region:
     """The region checked: one entry per dimension, every visited index
-    inside the shape. Where a dimension with a count has an ``incr`` of 0,
-    XLA's walk never leaves it: the region is then what is visited before
-    the walk comes back to its start (that dimension and the more major
-    ones pinned at their base), and the dimension is returned with it;
-    None where the walk ends. ``what`` names the operation in messages."""
+    inside the shape."""
     rank = shape.rank
     b = (0,) * rank if base is None else as_int_tuple(base, "base")
     c = shape.dimensions if count is None else as_int_tuple(count, "count")
     s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
     for name, values in (("base", b), ("count", c), ("incr", s)):
         if len(values) != rank:
-            raise ValueError(f"{what}: {name} has {len(values)} entries, but the shape has {rank} dimensions: {shape}")
-    for d in range(rank):
-        if b[d] < 0 or c[d] < 0 or s[d] < 0:
-            raise ValueError(f"{what}: dimension {d}: base {b[d]}, count {c[d]} and incr {s[d]} must be >= 0")
-    order = shape.layout.minor_to_major
-    endless = next((d for d in order if c[d] and not s[d]), None)
-    if endless is not None:
-        pinned = order[order.index(endless) :]
-        c = tuple(0 if d in pinned else n for d, n in enumerate(c))
+            raise ValueError(f"{name} has {len(values)} entries, but the shape has {rank} dimensions: {shape}")
     steps = []
     for d in range(rank):
+        if b[d] < 0 or c[d] < 0:
+            raise ValueError(f"dimension {d}: base {b[d]} and count {c[d]} must be >= 0")
+        if c[d] and s[d] < 1:
+            raise ValueError(f"dimension {d}: incr {s[d]} must be >= 0, and not 0 where count ({c[d]}) is not 0")
         n = -(-c[d] // s[d]) if c[d] else 1
         last = b[d] + (n - 1) * (s[d] if c[d] else 0)
         if shape.element_count and last >= shape.dimensions[d]:
             raise IndexError(
-                f"{what}: dimension {d}: the region reaches index {last}, outside the extent "
+                f"dimension {d}: the region reaches index {last}, outside the extent "
                 f"{shape.dimensions[d]} of {shape}"
             )
         steps.append(n)
-    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s), endless
+    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
+
+
+def _endless_cycle(
+    shape: Shape, count: Sequence[int] | None, incr: Sequence[int] | None
+) -> tuple[Sequence[int] | None, int | None]:
+    """XLA's walk never moves a dimension whose ``incr`` is 0 and count is
+    not: it goes round the more minor dimensions forever. The count of
+    that round (the dimension and the more major ones pinned at their base)
+    and the dimension; ``count`` and None where the walk ends."""
+    if incr is None:
+        return count, None
+    c = shape.dimensions if count is None else as_int_tuple(count, "count")
+    s = as_int_tuple(incr, "incr")
+    if len(c) != shape.rank or len(s) != shape.rank:
+        return count, None  # _region says what is wrong
+    order = shape.layout.minor_to_major
+    endless = next((d for d in order if c[d] and s[d] == 0), None)
+    if endless is None:
+        return count, None
+    pinned = order[order.index(endless) :]
+    return tuple(0 if d in pinned else n for d, n in enumerate(c)), endless
 
 
 class _Boxes(NamedTuple):
@@ -298,24 +310,33 @@ def for_each_index(
     (1, 2)
     """
     shape = require_shape(shape)
-    region, endless = _region(shape, base, count, incr, "for_each_index")
-    if endless is not None and shape.element_count:
+    cycle, endless = _endless_cycle(shape, count, incr)
+    if endless is not None:
+        if not shape.element_count:
+            return  # XLA's walk of a shape without elements visits nothing
         warnings.warn(
             f"for_each_index: dimension {endless} has incr 0 where its count is not 0, so the "
             "walk never ends (as XLA's): it repeats until the visitor returns False or raises",
             RuntimeWarning,
             stacklevel=2,
         )
-    boxes = _layout_boxes(shape, region)
+        stopped = False
+
+        def until_stopped(index: tuple[int, ...]) -> bool:
+            nonlocal stopped
+            stopped = visitor(index) is False
+            return not stopped
+
+        while not stopped:
+            for_each_index(shape, base, cycle, incr, until_stopped)
+        return
+    boxes = _layout_boxes(shape, _region(shape, base, count, incr))
     per = max(1, _CHUNK // max(1, int(np.prod(boxes.counts[0])) if boxes.counts.size else 1))  # boxes at a time
-    while True:
-        for start in range(0, boxes.starts.shape[0], per):
-            chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
-            for row in chunk.rows().tolist():
-                if visitor(tuple(row)) is False:
-                    return
-        if endless is None or not shape.element_count:
-            return
+    for start in range(0, boxes.starts.shape[0], per):
+        chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
+        for row in chunk.rows().tolist():
+            if visitor(tuple(row)) is False:
+                return
 
 
 def indices_in_physical_order(
@@ -361,13 +382,14 @@ def indices_in_physical_order(
     array([0, 1, 2, 3, 4, 6])
     """
     shape = require_shape(shape)
-    region, endless = _region(shape, base, count, incr, "indices_in_physical_order")
-    if endless is not None:
+    cycle, endless = _endless_cycle(shape, count, incr)
+    if endless is not None and shape.element_count:
         raise ValueError(
             f"indices_in_physical_order: dimension {endless} has incr 0 where its count is "
             "not 0, so the region never ends (XLA's walk repeats it forever); "
             "for_each_index walks such a region until its visitor stops"
         )
+    region = _region(shape, base, cycle, incr)
     if not shape.is_tiled or not shape.element_count:
         return _layout_boxes(shape, region).rows()
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)
