@@ -369,7 +369,7 @@ ERRORS = [
     ("bad-layout", _nothing, ["show", "f32[2,3]{0,0}"], 2, "duplicate"),
     ("bad-widths", _nothing, ["show", "f32[2,3]", "--padded", "3,x"], 2, "argument --padded"),
     ("narrow-widths", _nothing, ["show", "f32[2,3]", "--padded", "1,3"], 2, "does not fit"),
-    ("widths-rank", _nothing, ["show", "f32[2,3]", "--padded", "3"], 2, "1 padded width, but shape is rank 2"),
+    ("widths-rank", _nothing, ["show", "f32[2,3]", "--padded", "3"], 2, "1 padded width, but shape has 2 dimensions"),
     ("value-alone", _nothing, ["show", "f32[2]", "--padding-value", "one"], 2, "needs --padded"),
     ("bad-value", _nothing, ["show", "f32[2]", "--padded", "3", "--padding-value", "x"], 2, "choice"),
     ("out-not-npy", GOOD_ROWS, [*RAVEL[:3], "out.txt"], 2, "must end in .npy"),

@@ -57,11 +57,12 @@ def test_types_without_numpy_dtype(name):
 @pytest.mark.parametrize(
     "name, bits",
     [("S1", 1), ("U1", 1), ("S2", 2), ("U2", 2), ("S4", 4), ("U4", 4), ("F4E2M1FN", 4),
-     ("PRED", 8), ("S8", 8), ("F8E4M3FN", 8), ("BF16", 16), ("F32", 32), ("C128", 128),
+     ("PRED", 1), ("S8", 8), ("F8E4M3FN", 8), ("BF16", 16), ("F32", 32), ("C128", 128),
      ("TUPLE", None), ("TOKEN", None)],
 )  # fmt: skip
 def test_bit_widths(name, bits):
     # Sub-byte types still take a byte each unless a layout packs them (E(4)).
+    # PRED holds one bit, as XLA's BitWidth (numeric_limits<bool>::digits).
     assert PrimitiveType[name].bit_width == bits
 
 
@@ -151,7 +152,7 @@ def test_default_layout_is_major_to_minor():
     "dims, layout, error, message",
     [
         ([2, 3], Layout([2, 1, 0]), ValueError,
-         r"layout minor_to_major field contains 3 elements, but shape is rank 2"),
+         r"layout minor_to_major field contains 3 elements, but shape has 2 dimensions"),
         ([2, 3], Layout([0, 2]), ValueError,
          r"layout minor_to_major field has out-of-bounds value 2"),
         ([2, 3], Layout([0, -1]), ValueError,
@@ -159,7 +160,7 @@ def test_default_layout_is_major_to_minor():
         ([2, 3], Layout([1, 1]), ValueError,
          r"layout minor_to_major field has duplicate values: \{1,1\}"),
         ([2, 3], Layout([1, 0], [3]), ValueError,
-         r"layout has 1 padded width, but shape is rank 2: one width per dimension"),
+         r"layout has 1 padded width, but shape has 2 dimensions: one width per dimension"),
         ([2, 3], Layout([1, 0], [2, 2]), ValueError,
          r"for dimension 1, dimension padding \(2\) is smaller than the dimension size \(3\) of the shape"),
         ([2, -3], None, ValueError,

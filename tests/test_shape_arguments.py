@@ -132,8 +132,8 @@ def test_ambiguous_or_unknown_names_are_refused_with_a_hint(name, hint):
 # -- messages --------------------------------------------------------------------
 @pytest.mark.parametrize(
     "widths, message",
-    [((3,), "layout has 1 padded width, but shape is rank 2: one width per dimension"),
-     ((3, 5, 7), "layout has 3 padded widths, but shape is rank 2: one width per dimension")],
+    [((3,), "layout has 1 padded width, but shape has 2 dimensions: one width per dimension"),
+     ((3, 5, 7), "layout has 3 padded widths, but shape has 2 dimensions: one width per dimension")],
 )
 def test_padded_width_count_message(widths, message):
     with pytest.raises(ValueError, match=message):

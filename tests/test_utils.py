@@ -59,7 +59,7 @@ def test_layout_construction():
 def test_validate_layout_for_shape():
     shape = Shape("f32", [2, 3])
     LayoutUtil.validate_layout_for_shape(Layout([0, 1], [2, 3]), shape)
-    with pytest.raises(ValueError, match="contains 1 elements, but shape is rank 2"):
+    with pytest.raises(ValueError, match="contains 1 elements, but shape has 2 dimensions"):
         LayoutUtil.validate_layout_for_shape(Layout([0]), shape)
     with pytest.raises(ValueError, match=r"dimension padding \(1\) is smaller"):
         LayoutUtil.validate_layout_for_shape(Layout([0, 1], [1, 3]), shape)

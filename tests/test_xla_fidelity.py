@@ -84,21 +84,34 @@ def test_element_size_of_the_types_own_width_is_stored_as_zero():
     assert dense("f32", [2], [0], (), 1, 32) == Shape("f32", [2])
 
 
-@pytest.mark.parametrize("bits, ok", [(1, False), (3, False), (4, True), (8, True), (9, False)])
-def test_element_size_must_hold_the_element(bits, ok):
-    if ok:
-        assert dense("s4", [123, 456], [1, 0], [(2, 128)], 1, bits).layout.element_size_in_bits == (
-            0 if bits == 8 else bits
-        )
+@pytest.mark.parametrize("bits, packs", [(1, False), (3, False), (4, True), (8, True), (9, False), (32, False)])
+def test_any_element_size_builds_and_buffers_refuse_what_they_cannot_hold(bits, packs):
+    """XLA's ValidateLayoutForShape refuses only a negative element size
+    (xla/layout_util.cc), so every size builds, parses and validates; a
+    buffer refuses, when one is made, a size it cannot hold."""
+    shape = dense("s4", [123, 456], [1, 0], [(2, 128)], 1, bits)
+    assert shape.layout.element_size_in_bits == (0 if bits == 8 else bits)
+    assert parse(f"s4[123,456]{{1,0:T(2,128)E({bits})}}").layout.element_size_in_bits == bits
+    LayoutUtil.validate_layout_for_shape(Layout([1, 0], element_size_in_bits=bits), Shape("s4", [123, 456]))
+    flat = Shape("s4", [6], Layout([0], element_size_in_bits=bits))
+    if packs:
+        xs.to_linear(np.arange(6, dtype=np.int8), flat)
         return
-    with pytest.raises(ValueError, match=f"element_size_in_bits is {bits}"):
-        dense("s4", [123, 456], [1, 0], [(2, 128)], 1, bits)
-    with pytest.raises(ValueError, match=f"element_size_in_bits is {bits}"):
-        parse(f"s4[123,456]{{1,0:T(2,128)E({bits})}}")
-    with pytest.raises(ValueError, match=f"element_size_in_bits is {bits}"):
-        LayoutUtil.validate_layout_for_shape(
-            Layout([1, 0], element_size_in_bits=bits), Shape("s4", [123, 456])
-        )
+    with pytest.raises(ValueError, match=f"stores s4 elements in {bits} bits; buffers pack only"):
+        xs.to_linear(np.arange(6, dtype=np.int8), flat)
+
+
+def test_pred_with_a_32_bit_element_size_builds_and_prints():
+    """LayoutUtilTest.HumanStringWithTiling (xla/layout_util_test.cc) prints
+    pred[8,8,8]{0,2,1:T(8,128)E(32)} and pred[8,8,8]{0,2,1:E(32)}."""
+    tiled = dense("pred", [8, 8, 8], [0, 2, 1], [(8, 128)], 1, 32)
+    assert ShapeUtil.human_string_with_layout(tiled) == "pred[8,8,8]{0,2,1:T(8,128)E(32)}"
+    untiled = dense("pred", [8, 8, 8], [0, 2, 1], (), 1, 32)
+    assert ShapeUtil.human_string_with_layout(untiled) == "pred[8,8,8]{0,2,1:E(32)}"
+    assert parse("pred[8,8,8]{0,2,1:E(32)}") == untiled
+    assert ShapeUtil.byte_size_of(untiled) == 512 * 4
+    with pytest.raises(ValueError, match="stores pred elements in 32 bits"):
+        xs.from_linear(np.zeros(2048, np.uint8), untiled)
 
 
 def test_pred_packs_into_one_bit():

@@ -28,8 +28,14 @@ __all__ = [
     "drop_degenerate_dimensions",
     "filter_dimensions",
     "has_degenerate_dimensions",
+    "insert_dimension_at_index",
+    "insert_dimensions_at_index",
+    "is_effectively_most_major_dimension",
     "move_dim_to_major",
     "permute_dimensions",
+    "permute_dimensions_ignoring_layout",
+    "prepend_major_dimension",
+    "reorder_logical_dimensions",
 ]
 
 
@@ -227,3 +233,135 @@ def move_dim_to_major(shape: AnyShape, dim: int) -> AnyShape:
     d = _dimension(dim, shape.rank, "dim")
     order = tuple(m for m in shape.layout.minor_to_major if m != d) + (d,)
     return Shape(shape.element_type, shape.dimensions, Layout(order), shape.dynamic_dimensions)
+
+
+def permute_dimensions_ignoring_layout(permutation: Iterable[int], shape: Shape) -> Shape:
+    """The shape with dimension ``i`` taken from ``shape``'s dimension
+    ``permutation[i]``, dynamic flags alike, and the layout left as it is
+    (XLA's ``PermuteDimensionsIgnoringLayout``): ``minor_to_major`` still
+    names the same positions, so the elements move in memory unless the
+    permutation is the identity. A 2017 padded width moves with its
+    dimension.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3,4]{0,2,1}")
+    >>> print(xs.ShapeUtil.permute_dimensions_ignoring_layout([2, 0, 1], shape))
+    f32[4,2,3]{0,2,1}
+    """
+    shape = require_shape(shape)
+    perm = _check_permutation(permutation, shape.rank)
+    layout = shape.layout
+    widths = tuple(layout.padded_dimensions[d] for d in perm) if layout.padded_dimensions else ()
+    return Shape(
+        shape.element_type,
+        (shape.dimensions[d] for d in perm),
+        replace_layout(layout, padded_dimensions=widths),
+        tuple(shape.dynamic_dimensions[d] for d in perm),
+    )
+
+
+def reorder_logical_dimensions(shape: Shape, permutation: Iterable[int]) -> Shape:
+    """The shape with dimension ``i`` taken from ``shape``'s dimension
+    ``permutation[i]`` and the layout renumbered to keep every element in
+    place (XLA's ``ReorderLogicalDimensions``, whose result is
+    :func:`permute_dimensions`'s; note the argument order, XLA's).
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[2,3,4]{2,1,0}")
+    >>> print(xs.ShapeUtil.reorder_logical_dimensions(shape, [2, 0, 1]))
+    f32[4,2,3]{0,2,1}
+    """
+    return permute_dimensions(permutation, shape)
+
+
+def insert_dimensions_at_index(shape: Shape, dim_idx: int, bounds: Iterable[int]) -> Shape:
+    """The shape with new dimensions of sizes ``bounds`` inserted before
+    dimension ``dim_idx`` (XLA's ``InsertDimensionsAtIndex``).
+
+    In the layout the new dimensions go just more major than the dimension
+    they are inserted before, the first most major; inserted at the end
+    (``dim_idx`` equal to the rank), they go most minor. As XLA's, the
+    result's layout is the new ``minor_to_major`` alone and no bounded
+    dimension stays dynamic.
+
+    Raises
+    ------
+    IndexError
+        For ``dim_idx`` outside ``0..rank``.
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[5,7]{0,1}")
+    >>> print(xs.ShapeUtil.insert_dimensions_at_index(shape, 1, [2, 3]))
+    f32[5,2,3,7]{0,3,2,1}
+    >>> print(xs.ShapeUtil.insert_dimensions_at_index(shape, 2, [2, 3]))
+    f32[5,7,2,3]{3,2,0,1}
+    """
+    shape = require_shape(shape)
+    at = _dimension(dim_idx, shape.rank + 1, "dim_idx")
+    sizes = as_int_tuple(bounds, "bounds")
+    n = len(sizes)
+    new = [at + i for i in range(n - 1, -1, -1)]
+    order = list(new) if at == shape.rank else []
+    for d in shape.layout.minor_to_major:
+        order.append(d + n if d >= at else d)
+        if d == at:
+            order.extend(new)
+    dims = shape.dimensions[:at] + sizes + shape.dimensions[at:]
+    return Shape(shape.element_type, dims, Layout(order))
+
+
+def insert_dimension_at_index(shape: Shape, dim_idx: int, bound: int) -> Shape:
+    """The shape with a new dimension of size ``bound`` inserted before
+    dimension ``dim_idx`` (XLA's ``InsertDimensionAtIndex``); see
+    :func:`insert_dimensions_at_index`.
+
+    Examples
+    --------
+    >>> print(xs.ShapeUtil.insert_dimension_at_index(xs.ShapeUtil.parse_shape_string("f32[5,7]{1,0}"), 0, 3))
+    f32[3,5,7]{2,1,0}
+    """
+    return insert_dimensions_at_index(shape, dim_idx, (as_int(bound, "bound"),))
+
+
+def prepend_major_dimension(bound: int, shape: Shape) -> Shape:
+    """The shape with a new dimension 0 of size ``bound``, most major in
+    the layout (XLA's ``PrependMajorDimension``). As XLA's, the result's
+    layout is the new ``minor_to_major`` alone and no bounded dimension
+    stays dynamic.
+
+    Examples
+    --------
+    >>> print(xs.ShapeUtil.prepend_major_dimension(7, xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}")))
+    f32[7,2,3]{1,2,0}
+    """
+    shape = require_shape(shape)
+    size = as_int(bound, "bound")
+    return Shape(
+        shape.element_type,
+        (size,) + shape.dimensions,
+        Layout(tuple(d + 1 for d in shape.layout.minor_to_major) + (0,)),
+    )
+
+
+def is_effectively_most_major_dimension(shape: Shape, dimension: int) -> bool:
+    """Whether ``dimension`` is the most major in the layout, or only
+    dimensions of size 1 are more major (XLA's
+    ``IsEffectivelyMostMajorDimension``).
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("f32[1,5,3]{1,2,0}")
+    >>> xs.ShapeUtil.is_effectively_most_major_dimension(shape, 2), xs.ShapeUtil.is_effectively_most_major_dimension(shape, 1)
+    (True, False)
+    """
+    shape = require_shape(shape)
+    d = as_int(dimension, "dimension")
+    for major in shape.layout.major_to_minor:
+        if major == d:
+            return True
+        if shape.dimensions[major] != 1:
+            return False
+    return False

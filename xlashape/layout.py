@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 
 from ._frozen import Frozen
@@ -84,8 +83,12 @@ class SplitConfig(Frozen):
     XLA reads split configs in ``ShapeUtil::ArraySize`` only: a tiled
     buffer is sized for the largest piece of each split dimension
     (``LayoutUtil::MaxSplitSize``); no element's offset changes
-    (``LayoutUtil::LinearIndex`` ignores them). Indices are increasing and
-    > 0; :class:`Shape` checks that they lie inside the dimension.
+    (``LayoutUtil::LinearIndex`` ignores them). As in XLA, any integers
+    build one (``SplitConfig(1, [0, 4])`` begins with an empty piece), and
+    a layout may hold any of them; sizing a buffer by them refuses indices
+    that do not cut their dimension into pieces (decreasing, negative or
+    past its size), a dimension the shape lacks, and a dimension split
+    twice, saying so.
 
     >>> str(xs.SplitConfig(1, (4, 5)))
     '(1:4,5)'
@@ -98,13 +101,6 @@ class SplitConfig(Frozen):
     def __init__(self, dimension: int, split_indices: Iterable[int]) -> None:
         dim = as_int(dimension, "split config dimension")
         indices = as_int_tuple(split_indices, "split_indices")
-        if dim < 0:
-            raise ValueError(f"a split config's dimension must be >= 0, got {dim}")
-        if not indices or indices[0] <= 0 or any(a >= b for a, b in itertools.pairwise(indices)):
-            raise ValueError(
-                f"split config ({dim}:{','.join(map(str, indices))}) needs split indices "
-                f"that are > 0 and increasing, at least one, got {list(indices)}"
-            )
         object.__setattr__(self, "_dimension", dim)
         object.__setattr__(self, "_split_indices", indices)
 
@@ -153,11 +149,7 @@ def _as_split_configs(
         raise TypeError(
             f"split_configs must be a sequence of SplitConfigs, got {type(configs).__name__}"
         )
-    result = tuple(c if isinstance(c, SplitConfig) else SplitConfig(*c) for c in configs)
-    dims = [c.dimension for c in result]
-    if len(set(dims)) != len(dims):
-        raise ValueError(f"split_configs name a dimension twice: dimensions {dims}")
-    return result
+    return tuple(c if isinstance(c, SplitConfig) else SplitConfig(*c) for c in configs)
 
 
 # The xlashape-only text of the 2017 padding: PAD(3,5) or PAD(3,5:zero).

@@ -12,6 +12,7 @@ __all__ = ["replace_layout"]
 
 # Positions in a Layout's fields, in the order its pickle recipe takes them.
 _MINOR_TO_MAJOR, _PADDED_DIMENSIONS, _TILES, _ELEMENT_SIZE_IN_BITS = 0, 1, 3, 4
+_MEMORY_SPACE, _TAIL_PADDING_ALIGNMENT, _METADATA_PREFIX_BYTES = 5, 6, 8
 
 
 def replace_layout(
@@ -21,6 +22,9 @@ def replace_layout(
     padded_dimensions: Iterable[int] | None = None,
     tiles: Iterable[Tile] | None = None,
     element_size_in_bits: int | None = None,
+    memory_space: int | None = None,
+    tail_padding_alignment_in_elements: int | None = None,
+    dynamic_shape_metadata_prefix_bytes: int | None = None,
 ) -> Layout:
     """``layout`` with the given fields replaced and every other field kept:
     it is rebuilt from its own pickle recipe (``__reduce__``), which carries
@@ -39,6 +43,9 @@ def replace_layout(
         (_PADDED_DIMENSIONS, padded_dimensions),
         (_TILES, tiles),
         (_ELEMENT_SIZE_IN_BITS, element_size_in_bits),
+        (_MEMORY_SPACE, memory_space),
+        (_TAIL_PADDING_ALIGNMENT, tail_padding_alignment_in_elements),
+        (_METADATA_PREFIX_BYTES, dynamic_shape_metadata_prefix_bytes),
     ):
         if value is not None:
             values[position] = value

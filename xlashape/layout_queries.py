@@ -15,12 +15,20 @@ from .shape import Shape, require_shape
 
 __all__ = [
     "are_dimensions_consecutive",
+    "get_default_layout_for_r2",
+    "get_default_layout_for_r3",
+    "get_default_layout_for_r4",
+    "has_ascending_layout",
+    "has_descending_layout",
+    "is_untiled_layout",
+    "last_dim_is_minor_most",
     "layout_move_dim_to_major",
     "linear_index",
     "make_ascending_layout",
     "make_descending_layout",
     "make_layout_from_major_to_minor",
     "minor_to_major",
+    "move_dim_to_minor",
 ]
 
 
@@ -179,3 +187,108 @@ def linear_index(shape: Shape, indices: Iterable[int]) -> int:
             offset += value * tile_multiplier
             tile_multiplier *= size
     return offset
+
+
+def move_dim_to_minor(layout: Layout, dim: int) -> Layout:
+    """The layout with dimension ``dim`` made the most minor, the others
+    keeping their order and every other field kept (XLA's
+    ``LayoutUtil::MoveDimToMinor``).
+
+    Raises
+    ------
+    IndexError
+        For a dimension not in the layout.
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.move_dim_to_minor(xs.Layout([2, 0, 1], tiles=[(8, 128)]), 1))
+    {1,2,0:T(8,128)}
+    """
+    d = as_int(dim, "dim")
+    _positions(layout, (d,))
+    return replace_layout(layout, minor_to_major=(d, *(m for m in layout.minor_to_major if m != d)))
+
+
+def last_dim_is_minor_most(layout: Layout) -> bool:
+    """Whether the last dimension is the most minor, as in the default
+    layout (true for a rank-0 layout, which has no dimension to misplace).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.last_dim_is_minor_most(xs.Layout([2, 0, 1])), xs.LayoutUtil.last_dim_is_minor_most(xs.Layout([0, 2, 1]))
+    (True, False)
+    """
+    order = layout.minor_to_major
+    return not order or order[0] == len(order) - 1
+
+
+def is_untiled_layout(layout: Layout) -> bool:
+    """Whether the layout has no tiles (``T(...)``): elements lie in the
+    order ``minor_to_major`` gives, with no tile padding.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.is_untiled_layout(xs.Layout([1, 0])), xs.LayoutUtil.is_untiled_layout(xs.Layout([1, 0], tiles=[(8, 128)]))
+    (True, False)
+    """
+    return not layout.tiles
+
+
+
+def get_default_layout_for_r2() -> Layout:
+    """``{1,0}`` (XLA's ``GetDefaultLayoutForR2``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r2())
+    {1,0}
+    """
+    return make_descending_layout(2)
+
+
+def get_default_layout_for_r3() -> Layout:
+    """``{2,1,0}`` (XLA's ``GetDefaultLayoutForR3``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r3())
+    {2,1,0}
+    """
+    return make_descending_layout(3)
+
+
+def get_default_layout_for_r4() -> Layout:
+    """``{3,2,1,0}`` (XLA's ``GetDefaultLayoutForR4``).
+
+    Examples
+    --------
+    >>> print(xs.LayoutUtil.get_default_layout_for_r4())
+    {3,2,1,0}
+    """
+    return make_descending_layout(4)
+
+
+def has_descending_layout(layout: Layout) -> bool:
+    """Whether ``minor_to_major`` is descending, ``{n-1,...,0}`` (XLA's
+    ``HasDescendingLayout``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_descending_layout(xs.Layout([2, 1, 0])), xs.LayoutUtil.has_descending_layout(xs.Layout([0, 1]))
+    (True, False)
+    """
+    order = layout.minor_to_major
+    return all(a > b for a, b in itertools.pairwise(order))
+
+
+def has_ascending_layout(layout: Layout) -> bool:
+    """Whether ``minor_to_major`` is ascending, ``{0,...,n-1}`` (XLA's
+    ``HasAscendingLayout``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_ascending_layout(xs.Layout([0, 1])), xs.LayoutUtil.has_ascending_layout(xs.Layout([1, 0]))
+    (True, False)
+    """
+    order = layout.minor_to_major
+    return all(a < b for a, b in itertools.pairwise(order))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from . import layout_queries, layouts_in_shapes
+from . import byte_sizes, layout_queries, layouts_in_shapes, split_sizes
 from ._validate import as_int, normalize_dimension
 from .layout import Layout, SplitConfig, Tile, layout_from_fields
 from .primitive_type import PaddingValue
@@ -439,3 +439,18 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
     layouts_in_shapes_equal = staticmethod(layouts_in_shapes.layouts_in_shapes_equal)
     memory_space = staticmethod(layouts_in_shapes.memory_space)
     clear_tiles = staticmethod(layouts_in_shapes.clear_tiles)
+    has_custom_element_size_in_bits = staticmethod(layouts_in_shapes.has_custom_element_size_in_bits)
+    move_dim_to_minor = staticmethod(layout_queries.move_dim_to_minor)
+    last_dim_is_minor_most = staticmethod(layout_queries.last_dim_is_minor_most)
+    is_untiled_layout = staticmethod(layout_queries.is_untiled_layout)
+    byte_strides_is_major_to_minor = staticmethod(byte_sizes.byte_strides_is_major_to_minor)
+    max_split_size = staticmethod(split_sizes.max_split_size)
+    max_elements_in_per_split = staticmethod(split_sizes.max_elements_in_per_split)
+    get_split_config = staticmethod(split_sizes.get_split_config)
+    get_default_layout_for_r2 = staticmethod(layout_queries.get_default_layout_for_r2)
+    get_default_layout_for_r3 = staticmethod(layout_queries.get_default_layout_for_r3)
+    get_default_layout_for_r4 = staticmethod(layout_queries.get_default_layout_for_r4)
+    has_descending_layout = staticmethod(layout_queries.has_descending_layout)
+    has_ascending_layout = staticmethod(layout_queries.has_ascending_layout)
+    has_any_layout = staticmethod(layouts_in_shapes.has_any_layout)
+    is_dense_array = staticmethod(layouts_in_shapes.is_dense_array)

@@ -13,17 +13,25 @@ from collections.abc import Callable
 
 from .layout import Layout
 from .layout_edit import replace_layout
+from .primitive_util import is_sub_byte_non_pred_type
 from .shape import Shape, require_shape, validate_layout
 from .shape_equality import leaf_pairs, require_any_shape
+from .subshapes import flatten_tuple_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = [
     "clear_tiles",
     "copy_layout_between_shapes",
+    "device_shape_is_host_shape",
+    "device_shape_to_host_shape",
     "get_with_default_layout",
+    "has_any_layout",
+    "has_custom_element_size_in_bits",
     "has_layout",
+    "is_dense_array",
     "layouts_in_shapes_equal",
     "memory_space",
+    "update_element_size_in_bits",
     "validate_layout_in_shape",
 ]
 
@@ -103,6 +111,31 @@ def has_layout(shape: AnyShape) -> bool:
     return True
 
 
+def has_any_layout(shape: AnyShape) -> bool:
+    """Whether some array inside ``shape`` has a layout, or ``shape`` has
+    none (XLA's ``HasAnyLayout``): always True here, as :func:`has_layout`.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_any_layout("(f32[2], token[])")
+    True
+    """
+    return has_layout(shape)
+
+
+def is_dense_array(shape: AnyShape) -> bool:
+    """Whether ``shape`` is an array with a dense layout (XLA's
+    ``IsDenseArray``): every array here, since sparse layouts are not
+    modelled; tuples, tokens and opaque values are not arrays.
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.is_dense_array("f32[2,3]{0,1}"), xs.LayoutUtil.is_dense_array("(f32[2])")
+    (True, False)
+    """
+    return isinstance(require_any_shape(shape), Shape)
+
+
 def copy_layout_between_shapes(src: AnyShape, dst: AnyShape) -> AnyShape:
     """``dst`` with the layouts of ``src``, array by array (XLA's
     ``CopyLayoutBetweenShapes``, which changes ``dst`` in place). The two
@@ -171,3 +204,79 @@ def memory_space(shape: Shape) -> int:
     1
     """
     return require_shape(shape).layout.memory_space
+
+
+def _host_layout(layout: Layout) -> Layout:
+    """``layout`` with what only a device reads reset: no tiles, memory
+    space 0, no packed element size, no tail padding, no metadata prefix."""
+    return replace_layout(
+        layout,
+        tiles=(),
+        memory_space=0,
+        element_size_in_bits=0,
+        tail_padding_alignment_in_elements=1,
+        dynamic_shape_metadata_prefix_bytes=0,
+    )
+
+
+def device_shape_to_host_shape(shape: AnyShape) -> AnyShape:
+    """The shape a host holds for a device shape, every array of a tuple
+    alike (XLA's ``DeviceShapeToHostShape``): tiles, memory space,
+    ``element_size_in_bits``, tail padding alignment and the dynamic
+    metadata prefix cleared; ``minor_to_major`` and split configs kept, as
+    XLA keeps them (2017 padding too).
+
+    Examples
+    --------
+    >>> shape = xs.ShapeUtil.parse_shape_string("(s4[8,256]{1,0:T(8,128)(2,1)E(4)S(1)}, token[])")
+    >>> print(xs.ShapeUtil.device_shape_to_host_shape(shape))
+    (s4[8,256]{1,0}, token[])
+    """
+    return _map_arrays(require_any_shape(shape), lambda array: _relaid(array, _host_layout(array.layout)))
+
+
+def device_shape_is_host_shape(shape: AnyShape) -> bool:
+    """Whether no array of the shape has a layout field only a device reads:
+    :func:`device_shape_to_host_shape` would change nothing (XLA's
+    ``DeviceShapeIsHostShape``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.device_shape_is_host_shape("f32[2,3]{0,1}"), xs.ShapeUtil.device_shape_is_host_shape("f32[2,3]{0,1:S(1)}")
+    (True, False)
+    """
+    return all(not isinstance(s, Shape) or s.layout == _host_layout(s.layout) for s in flatten_tuple_shape(shape))
+
+
+def has_custom_element_size_in_bits(shape: AnyShape) -> bool:
+    """Whether some array of the shape has a layout ``element_size_in_bits``
+    (``E(n)``) other than 0 (XLA's ``LayoutUtil::HasCustomElementSizeInBits``).
+
+    Examples
+    --------
+    >>> xs.LayoutUtil.has_custom_element_size_in_bits("(f32[1,2], (s4[4]{0:E(4)}, token[]))")
+    True
+    >>> xs.LayoutUtil.has_custom_element_size_in_bits("f32[1,2]")
+    False
+    """
+    return any(isinstance(s, Shape) and s.layout.element_size_in_bits != 0 for s in flatten_tuple_shape(shape))
+
+
+def update_element_size_in_bits(shape: AnyShape, pack_subbyte_types: bool) -> AnyShape:
+    """The shape with every array's ``element_size_in_bits`` set to its
+    type's bit width where ``pack_subbyte_types`` and the type is narrower
+    than a byte (S4, U2, F4E2M1FN; not PRED), to 0 otherwise (XLA's
+    ``UpdateElementSizeInBits``).
+
+    Examples
+    --------
+    >>> t = xs.ShapeUtil.parse_shape_string("(s4[8], pred[8]{0:E(1)})")
+    >>> print(xs.ShapeUtil.update_element_size_in_bits(t, True), xs.ShapeUtil.update_element_size_in_bits(t, False))
+    (s4[8]{0:E(4)}, pred[8]{0}) (s4[8]{0}, pred[8]{0})
+    """
+    def updated(array: Shape) -> Shape:
+        etype = array.element_type
+        packs = pack_subbyte_types and is_sub_byte_non_pred_type(etype)
+        return _relaid(array, replace_layout(array.layout, element_size_in_bits=etype.bit_width if packs else 0))
+
+    return _map_arrays(require_any_shape(shape), updated)

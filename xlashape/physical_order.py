@@ -11,6 +11,7 @@ visited must lie inside the shape.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -52,16 +53,13 @@ def _region(
     s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
     for name, values in (("base", b), ("count", c), ("incr", s)):
         if len(values) != rank:
-            raise ValueError(f"{name} has {len(values)} entries, but the shape is rank {rank}: {shape}")
+            raise ValueError(f"{name} has {len(values)} entries, but the shape has {rank} dimensions: {shape}")
     steps = []
     for d in range(rank):
         if b[d] < 0 or c[d] < 0:
             raise ValueError(f"dimension {d}: base {b[d]} and count {c[d]} must be >= 0")
         if c[d] and s[d] < 1:
-            raise ValueError(
-                f"dimension {d}: incr {s[d]} must be >= 1 where count ({c[d]}) is not 0; "
-                "XLA's loop never ends there"
-            )
+            raise ValueError(f"dimension {d}: incr {s[d]} must be >= 0, and not 0 where count ({c[d]}) is not 0")
         n = -(-c[d] // s[d]) if c[d] else 1
         last = b[d] + (n - 1) * (s[d] if c[d] else 0)
         if shape.element_count and last >= shape.dimensions[d]:
@@ -71,6 +69,27 @@ def _region(
             )
         steps.append(n)
     return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
+
+
+def _endless_cycle(
+    shape: Shape, count: Sequence[int] | None, incr: Sequence[int] | None
+) -> tuple[Sequence[int] | None, int | None]:
+    """XLA's walk never moves a dimension whose ``incr`` is 0 and count is
+    not: it goes round the more minor dimensions forever. The count of
+    that round (the dimension and the more major ones pinned at their base)
+    and the dimension; ``count`` and None where the walk ends."""
+    if incr is None:
+        return count, None
+    c = shape.dimensions if count is None else as_int_tuple(count, "count")
+    s = as_int_tuple(incr, "incr")
+    if len(c) != shape.rank or len(s) != shape.rank:
+        return count, None  # _region says what is wrong
+    order = shape.layout.minor_to_major
+    endless = next((d for d in order if c[d] and s[d] == 0), None)
+    if endless is None:
+        return count, None
+    pinned = order[order.index(endless) :]
+    return tuple(0 if d in pinned else n for d, n in enumerate(c)), endless
 
 
 class _Boxes(NamedTuple):
@@ -253,9 +272,17 @@ def for_each_index(
 ) -> None:
     """Call ``visitor(index)`` on every index of a region, the most minor
     dimension of the layout changing fastest (XLA's ``ForEachIndex``); a
-    ``visitor`` that returns ``False`` stops the walk. None for ``base``,
-    ``count`` and ``incr`` means zeros, the dimensions and ones: the whole
-    shape. A shape with no elements visits nothing, whatever the region.
+    ``visitor`` that returns ``False`` stops the walk, and one that raises
+    stops it with its exception (XLA's ``ForEachIndexWithStatus``). None
+    for ``base``, ``count`` and ``incr`` means zeros, the dimensions and
+    ones: the whole shape. A shape with no elements visits nothing,
+    whatever the region.
+
+    An ``incr`` of 0 in a dimension whose count is not 0 is XLA's too: the
+    walk never moves that dimension, so it never ends; it goes round the
+    more minor dimensions' region again and again until the visitor
+    stops it. Since a visitor that never stops then never returns, such a
+    walk warns first (``RuntimeWarning``), naming the dimension.
 
     The order is the layout's, not the tiles': for an untiled layout it is
     memory order, while a tiled layout stores the same indices tile by tile
@@ -264,8 +291,7 @@ def for_each_index(
     Raises
     ------
     ValueError
-        For a region without one entry per dimension, a negative entry, or
-        an ``incr`` below 1 where the count is not 0 (XLA loops forever).
+        For a region without one entry per dimension, or a negative entry.
     IndexError
         For a region reaching outside the shape.
 
@@ -284,6 +310,26 @@ def for_each_index(
     (1, 2)
     """
     shape = require_shape(shape)
+    cycle, endless = _endless_cycle(shape, count, incr)
+    if endless is not None:
+        if not shape.element_count:
+            return  # XLA's walk of a shape without elements visits nothing
+        warnings.warn(
+            f"for_each_index: dimension {endless} has incr 0 where its count is not 0, so the "
+            "walk never ends (as XLA's): it repeats until the visitor returns False or raises",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        stopped = False
+
+        def until_stopped(index: tuple[int, ...]) -> bool:
+            nonlocal stopped
+            stopped = visitor(index) is False
+            return not stopped
+
+        while not stopped:
+            for_each_index(shape, base, cycle, incr, until_stopped)
+        return
     boxes = _layout_boxes(shape, _region(shape, base, count, incr))
     per = max(1, _CHUNK // max(1, int(np.prod(boxes.counts[0])) if boxes.counts.size else 1))  # boxes at a time
     for start in range(0, boxes.starts.shape[0], per):
@@ -323,7 +369,8 @@ def indices_in_physical_order(
     Raises
     ------
     ValueError, IndexError
-        As :func:`for_each_index`.
+        As :func:`for_each_index`, and ValueError for an ``incr`` of 0
+        where the count is not 0 (an endless region).
 
     Examples
     --------
@@ -335,7 +382,14 @@ def indices_in_physical_order(
     array([0, 1, 2, 3, 4, 6])
     """
     shape = require_shape(shape)
-    region = _region(shape, base, count, incr)
+    cycle, endless = _endless_cycle(shape, count, incr)
+    if endless is not None and shape.element_count:
+        raise ValueError(
+            f"indices_in_physical_order: dimension {endless} has incr 0 where its count is "
+            "not 0, so the region never ends (XLA's walk repeats it forever); "
+            "for_each_index walks such a region until its visitor stops"
+        )
+    region = _region(shape, base, cycle, incr)
     if not shape.is_tiled or not shape.element_count:
         return _layout_boxes(shape, region).rows()
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)

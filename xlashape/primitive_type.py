@@ -90,7 +90,8 @@ class PrimitiveType(enum.IntEnum):
     @property
     def bit_width(self) -> int | None:
         """Bits of information per element (XLA's ``primitive_util::BitWidth``):
-        4 for S4 and U4, 8 for PRED; None for TUPLE, OPAQUE and TOKEN.
+        4 for S4 and U4, 1 for PRED (``numeric_limits<bool>::digits``, as
+        XLA counts it); None for TUPLE, OPAQUE and TOKEN.
 
         Examples
         --------
@@ -291,8 +292,10 @@ _BYTE_SIZES = {
     PrimitiveType.F8E8M0FNU: 1,
 }
 
-# Types narrower than a byte, by their width in bits.
+# Types of fewer bits than a byte, by their width in bits (PRED's one bit, as
+# XLA's BitWidth counts it, though an unpacked PRED takes a byte).
 _SUB_BYTE_BITS = {
+    PrimitiveType.PRED: 1,
     PrimitiveType.S1: 1,
     PrimitiveType.U1: 1,
     PrimitiveType.S2: 2,

@@ -32,19 +32,18 @@ def validate_layout(
     """Raise ValueError unless ``layout`` fits an array of ``dimensions``
     (and of ``element_type``, when given).
 
-    The checks and their messages follow XLA's ``ValidateLayoutForShape``.
-    Refused too, since no buffer could hold the elements or place them: an
-    ``element_size_in_bits`` wider than the element type's byte size or
-    narrower than its bit width (``s4`` with ``E(1)``; ``pred`` needs 1
-    bit), and a split config naming a dimension outside the rank or
-    splitting outside the dimension.
+    The checks and their messages follow XLA's ``ValidateLayoutForShape``,
+    which takes any ``element_size_in_bits`` of 0 or more and any split
+    configs: an element size no buffer can hold (``pred`` with ``E(32)``)
+    and split configs that cut nothing are refused where a buffer is
+    sized or indexed, not here.
     """
     rank = len(dimensions)
     m2m = layout.minor_to_major
     if len(m2m) != rank:
         raise ValueError(
             f"layout minor_to_major field contains {len(m2m)} elements, "
-            f"but shape is rank {rank}: {layout}"
+            f"but shape has {rank} dimensions: {layout}"
         )
     seen = set()
     for dim in m2m:
@@ -64,7 +63,7 @@ def validate_layout(
         if len(padded) != rank:
             raise ValueError(
                 f"layout has {len(padded)} padded width{'' if len(padded) == 1 else 's'}, "
-                f"but shape is rank {rank}: one width per dimension"
+                f"but shape has {rank} dimensions: one width per dimension"
             )
         for i, (width, size) in enumerate(zip(padded, dimensions)):
             if width < size:
@@ -72,34 +71,6 @@ def validate_layout(
                     f"for dimension {i}, dimension padding ({width}) is smaller "
                     f"than the dimension size ({size}) of the shape"
                 )
-    for config in layout.split_configs:
-        if config.dimension >= rank:
-            raise ValueError(
-                f"layout split config {config} names physical dimension "
-                f"{config.dimension}, but shape is rank {rank}"
-            )
-        size = dimensions[m2m[rank - 1 - config.dimension]]
-        if size != UNBOUNDED_SIZE and config.split_indices[-1] >= size:
-            raise ValueError(
-                f"layout split config {config} splits physical dimension "
-                f"{config.dimension} of size {size} at {config.split_indices[-1]}; "
-                f"split indices must be < {size}"
-            )
-    bits = layout.element_size_in_bits
-    if bits and element_type is not None:
-        byte_size, bit_width = element_type.byte_size, element_type.bit_width
-        assert byte_size is not None and bit_width is not None  # array element types only
-        if bits > 8 * byte_size:
-            raise ValueError(
-                f"layout element_size_in_bits is {bits}, more than the "
-                f"{8 * byte_size} bits of a {element_type} element"
-            )
-        least = 1 if element_type == PrimitiveType.PRED else bit_width
-        if bits < least:
-            raise ValueError(
-                f"layout element_size_in_bits is {bits}, fewer than the {least} "
-                f"bits a {element_type} element needs"
-            )
 
 
 class Shape(Frozen):
@@ -187,6 +158,7 @@ class Shape(Frozen):
         for i, size in enumerate(dims):
             if size < 0 and not (size == UNBOUNDED_SIZE and dynamic[i]):
                 raise ValueError(
+                    f"Invalid dimension size {size}, is_dynamic={'true' if dynamic[i] else 'false'}: "
                     f"shape's dimensions must not be < 0; dimension at index {i} "
                     f"was {size} (Shape.UNBOUNDED_SIZE, for a dynamic dimension "
                     "only, is '?')"
@@ -412,6 +384,17 @@ class Shape(Frozen):
         """
         return self._dynamic[normalize_dimension(dimension_number, self.rank)]
 
+    def is_static_dimension(self, dimension_number: int) -> bool:
+        """Whether a dimension is static (XLA's ``is_static_dimension``);
+        negative numbers count from the end.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("f32[?,784]").is_static_dimension(1)
+        True
+        """
+        return not self.is_dynamic_dimension(dimension_number)
+
     @property
     def is_static(self) -> bool:
         """Whether no dimension is dynamic.
@@ -422,6 +405,18 @@ class Shape(Frozen):
         True
         """
         return not any(self._dynamic)
+
+    @property
+    def is_dynamic(self) -> bool:
+        """Whether some dimension is dynamic, bounded or not (XLA's
+        ``is_dynamic``).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.parse_shape_string("s32[<=5,2]").is_dynamic
+        True
+        """
+        return any(self._dynamic)
 
     @property
     def is_tiled(self) -> bool:

@@ -10,16 +10,21 @@ The walk is iterative, so no nesting depth makes it recurse.
 
 from __future__ import annotations
 
+from .primitive_util import is_floating_point_type
 from .shape import Shape, require_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = [
     "compatible_ignoring_element_type",
+    "compatible_ignoring_fp_precision",
+    "compatible_kind",
     "equal_ignoring_element_type",
+    "equal_ignoring_fp_precision",
     "equal_structure",
     "leaf_pairs",
     "require_any_shape",
     "same_element_type",
+    "same_element_type_ignoring_fp_precision",
     "same_rank",
     "shapes_equal",
 ]
@@ -57,12 +62,24 @@ def leaf_pairs(lhs: AnyShape, rhs: AnyShape) -> list[tuple[Shape | NonArrayShape
     return pairs
 
 
+def _same_type(lhs: AnyShape, rhs: AnyShape, ignore_fp_precision: bool) -> bool:
+    if ignore_fp_precision and is_floating_point_type(lhs.element_type) and is_floating_point_type(rhs.element_type):
+        return True
+    return lhs.element_type == rhs.element_type
+
+
 def _arrays_equal(
-    lhs: Shape, rhs: Shape, ignore_element_type: bool, ignore_layout: bool, ignore_dynamic: bool
+    lhs: Shape,
+    rhs: Shape,
+    ignore_element_type: bool,
+    ignore_layout: bool,
+    ignore_dynamic: bool,
+    ignore_fp_precision: bool,
+    ignore_dimensions: bool,
 ) -> bool:
-    if not ignore_element_type and lhs.element_type != rhs.element_type:
+    if not ignore_element_type and not _same_type(lhs, rhs, ignore_fp_precision):
         return False
-    if lhs.dimensions != rhs.dimensions:
+    if lhs.rank != rhs.rank or (not ignore_dimensions and lhs.dimensions != rhs.dimensions):
         return False
     if not ignore_layout and lhs.layout != rhs.layout:
         return False
@@ -76,6 +93,8 @@ def shapes_equal(
     ignore_element_type: bool = False,
     ignore_layout: bool = False,
     ignore_dynamic_dimensions: bool = False,
+    ignore_fp_precision: bool = False,
+    ignore_dimensions: bool = False,
 ) -> bool:
     """XLA's ``Shape::Equal`` with its ``Ignore...`` switches: tuples equal
     when their elements are, in order; a token or opaque value equals one of
@@ -88,6 +107,12 @@ def shapes_equal(
     lhs, rhs : Shape, TupleShape or NonArrayShape
     ignore_element_type, ignore_layout, ignore_dynamic_dimensions : bool
         Leave that part of array shapes out of the comparison.
+    ignore_fp_precision : bool
+        Take any two floating-point element types as the same (XLA's
+        ``IgnoreFpPrecision``).
+    ignore_dimensions : bool
+        Compare arrays' ranks only, not their sizes (XLA's
+        ``IgnoreDimensions``).
 
     Returns
     -------
@@ -106,7 +131,10 @@ def shapes_equal(
         left == right
         if isinstance(left, NonArrayShape)
         else isinstance(right, Shape)
-        and _arrays_equal(left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions)
+        and _arrays_equal(
+            left, right, ignore_element_type, ignore_layout, ignore_dynamic_dimensions, ignore_fp_precision,
+            ignore_dimensions,
+        )
         for left, right in pairs
     )
 
@@ -187,3 +215,65 @@ def same_element_type(lhs: AnyShape, rhs: AnyShape) -> bool:
     False
     """
     return require_any_shape(lhs, "lhs").element_type == require_any_shape(rhs, "rhs").element_type
+
+
+def same_element_type_ignoring_fp_precision(a: AnyShape, b: AnyShape) -> bool:
+    """Whether two shapes have the same element type, any two floating-point
+    types counting as the same (XLA's ``SameElementTypeIgnoringFpPrecision``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.same_element_type_ignoring_fp_precision("bf16[2]", "f32[9]")
+    True
+    >>> xs.ShapeUtil.same_element_type_ignoring_fp_precision("f32[2]", "s32[2]")
+    False
+    """
+    return _same_type(require_any_shape(a, "a"), require_any_shape(b, "b"), True)
+
+
+def equal_ignoring_fp_precision(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """Whether two shapes are equal, any two floating-point element types
+    counting as the same (XLA's ``EqualIgnoringFpPrecision``): tuples leaf
+    by leaf, layouts and dynamic flags compared.
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.equal_ignoring_fp_precision("f32[4,3]{0,1}", "f16[4,3]{0,1}")
+    True
+    >>> xs.ShapeUtil.equal_ignoring_fp_precision("f32[4,3]{0,1}", "f16[4,3]{1,0}")
+    False
+    """
+    return shapes_equal(lhs, rhs, ignore_fp_precision=True)
+
+
+def compatible_ignoring_fp_precision(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """Whether two shapes are compatible, any two floating-point element
+    types counting as the same (XLA's ``CompatibleIgnoringFpPrecision``):
+    layouts and dynamic flags are ignored.
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.compatible_ignoring_fp_precision("(f32[3,2], pred[4,5])", "(bf16[3,2]{0,1}, pred[4,5])")
+    True
+    >>> xs.ShapeUtil.compatible_ignoring_fp_precision("f32[3,2]", "s32[3,2]")
+    False
+    """
+    return shapes_equal(lhs, rhs, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_fp_precision=True)
+
+
+def compatible_kind(lhs: AnyShape, rhs: AnyShape) -> bool:
+    """Whether two shapes have the same tuple tree and, leaf by leaf, the
+    same kind: arrays of one rank, or tokens, or opaque values; element
+    types, sizes, layouts and dynamic flags are ignored (XLA's
+    ``CompatibleKind``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.compatible_kind("(f32[2,3], token[])", "(s8[7,1]{0,1}, token[])")
+    True
+    >>> xs.ShapeUtil.compatible_kind("f32[2,3]", "f32[6]")
+    False
+    """
+    return shapes_equal(
+        lhs, rhs, ignore_element_type=True, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_dimensions=True
+    )

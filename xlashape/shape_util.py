@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable
 
 import numpy as np
 
 from . import (
+    _validate,
     array_predicates,
     bitcast,
+    bitcast_decomposition,
     byte_sizes,
     dimension_surgery,
+    dynamic_shapes,
+    element_type_predicates,
+    layouts_in_shapes,
     physical_order,
     reshape_dimensions,
     shape_equality,
     shape_text,
     shape_variants,
+    split_sizes,
     subshapes,
     tiling,
+    tuple_helpers,
 )
 from ._validate import as_int
 from .layout import Layout, SplitConfig, Tile
@@ -41,13 +47,9 @@ def _array_size_in_elements(shape: Shape) -> int:
     if not layout.tiles:
         return count
     if layout.split_configs:
-        sizes = list(shape.dimensions)
-        rank = shape.rank
-        for config in layout.split_configs:
-            dim = layout.minor_to_major[rank - 1 - config.dimension]
-            edges = (0, *config.split_indices, sizes[dim])
-            sizes[dim] = max(b - a for a, b in itertools.pairwise(edges))
-        count = math.prod(tiling.tiled_extents(tuple(sizes), layout.minor_to_major, layout.tiles))
+        split_sizes.check_split_configs(shape, "byte_size_of")
+        sizes = tuple(split_sizes.max_split_size(shape, d) for d in range(shape.rank))
+        count = math.prod(tiling.tiled_extents(sizes, layout.minor_to_major, layout.tiles))
     alignment = layout.tail_padding_alignment_in_elements
     return -(-count // alignment) * alignment
 
@@ -445,6 +447,37 @@ class ShapeUtil:
     true_num_dimensions = true_rank
 
     @staticmethod
+    def get_dimension_number(shape: Shape | str, dimension_number: int) -> int:
+        """A dimension's number, a negative one counted from the end (XLA's
+        ``GetDimensionNumber``).
+
+        Raises
+        ------
+        IndexError
+            For a dimension number outside the rank.
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.get_dimension_number("f32[2,1,3]", -1)
+        2
+        """
+        shape = _shape(shape)
+        return _validate.normalize_dimension(dimension_number, shape.rank)
+
+    @staticmethod
+    def create_dimension_vector_from_shape(shape: AnyShape) -> list[int]:
+        """An array's sizes as a list; empty for a tuple, token or opaque
+        value (XLA's ``CreateDimensionVectorFromShape``).
+
+        Examples
+        --------
+        >>> xs.ShapeUtil.create_dimension_vector_from_shape("f32[3,2,7]")
+        [3, 2, 7]
+        """
+        shape = _any(shape)
+        return list(shape.dimensions) if isinstance(shape, Shape) else []
+
+    @staticmethod
     def get_dimension(shape: Shape | str, dimension_number: int) -> int:
         """A dimension's size; negative numbers count from the end.
 
@@ -633,6 +666,12 @@ class ShapeUtil:
     append_major_dimension = staticmethod(dimension_surgery.append_major_dimension)
     append_minor_dimension = staticmethod(dimension_surgery.append_minor_dimension)
     move_dim_to_major = staticmethod(dimension_surgery.move_dim_to_major)
+    prepend_major_dimension = staticmethod(dimension_surgery.prepend_major_dimension)
+    insert_dimension_at_index = staticmethod(dimension_surgery.insert_dimension_at_index)
+    insert_dimensions_at_index = staticmethod(dimension_surgery.insert_dimensions_at_index)
+    permute_dimensions_ignoring_layout = staticmethod(dimension_surgery.permute_dimensions_ignoring_layout)
+    reorder_logical_dimensions = staticmethod(dimension_surgery.reorder_logical_dimensions)
+    is_effectively_most_major_dimension = staticmethod(dimension_surgery.is_effectively_most_major_dimension)
     # new shapes from old (xlashape.shape_variants)
     make_shape_with_descending_layout = staticmethod(shape_variants.make_shape_with_descending_layout)
     make_shape_with_descending_layout_and_same_physical_layout = staticmethod(
@@ -640,6 +679,10 @@ class ShapeUtil:
     )
     make_static_shape = staticmethod(shape_variants.make_static_shape)
     change_element_type = staticmethod(shape_variants.change_element_type)
+    make_scalar_shape = staticmethod(shape_variants.make_scalar_shape)
+    device_shape_to_host_shape = staticmethod(layouts_in_shapes.device_shape_to_host_shape)
+    device_shape_is_host_shape = staticmethod(layouts_in_shapes.device_shape_is_host_shape)
+    update_element_size_in_bits = staticmethod(layouts_in_shapes.update_element_size_in_bits)
     # reshapes and transposes (xlashape.reshape_dimensions, xlashape.bitcast)
     inserted_or_deleted_1_sized_dimensions = staticmethod(
         reshape_dimensions.inserted_or_deleted_1_sized_dimensions
@@ -653,6 +696,13 @@ class ShapeUtil:
     is_reshape_or_transpose_bitcast = staticmethod(bitcast.is_reshape_or_transpose_bitcast)
     deduce_transpose_dimensions_for_bitcast = staticmethod(bitcast.deduce_transpose_dimensions_for_bitcast)
     align_layouts = staticmethod(bitcast.align_layouts)
+    # bitcasts as reshapes and transposes (xlashape.bitcast_decomposition)
+    BitcastDecompositionReshape = bitcast_decomposition.BitcastDecompositionReshape
+    BitcastDecompositionTranspose = bitcast_decomposition.BitcastDecompositionTranspose
+    BitcastDecompositionTrt = bitcast_decomposition.BitcastDecompositionTrt
+    is_decomposable_bitcast = staticmethod(bitcast_decomposition.is_decomposable_bitcast)
+    decompose_bitcast = staticmethod(bitcast_decomposition.decompose_bitcast)
+    decompose_bitcast_to_trt = staticmethod(bitcast_decomposition.decompose_bitcast_to_trt)
     # predicates (xlashape.array_predicates, xlashape.shape_equality)
     is_scalar = staticmethod(array_predicates.is_scalar)
     is_effective_scalar = staticmethod(array_predicates.is_effective_scalar)
@@ -663,11 +713,36 @@ class ShapeUtil:
     compatible_ignoring_element_type = staticmethod(shape_equality.compatible_ignoring_element_type)
     equal_ignoring_element_type = staticmethod(shape_equality.equal_ignoring_element_type)
     equal_structure = staticmethod(shape_equality.equal_structure)
+    equal_ignoring_fp_precision = staticmethod(shape_equality.equal_ignoring_fp_precision)
+    compatible_ignoring_fp_precision = staticmethod(shape_equality.compatible_ignoring_fp_precision)
+    compatible_kind = staticmethod(shape_equality.compatible_kind)
+    same_element_type_ignoring_fp_precision = staticmethod(shape_equality.same_element_type_ignoring_fp_precision)
+    # element types (xlashape.element_type_predicates)
+    element_is_integral = staticmethod(element_type_predicates.element_is_integral)
+    element_is_integral_with_bits = staticmethod(element_type_predicates.element_is_integral_with_bits)
+    element_has_bit_width = staticmethod(element_type_predicates.element_has_bit_width)
+    element_is_signed = staticmethod(element_type_predicates.element_is_signed)
+    element_is_complex = staticmethod(element_type_predicates.element_is_complex)
+    element_is_floating = staticmethod(element_type_predicates.element_is_floating)
+    has_primitive_type = staticmethod(element_type_predicates.has_primitive_type)
+    is_scalar_with_element_type = staticmethod(element_type_predicates.is_scalar_with_element_type)
+    higher_precision_element_type = staticmethod(element_type_predicates.higher_precision_element_type)
+    element_can_upcast = staticmethod(element_type_predicates.element_can_upcast)
+    complex_component_shape = staticmethod(element_type_predicates.complex_component_shape)
+    # dynamic shapes (xlashape.dynamic_shapes)
+    dynamic_array_shape_is_compatible = staticmethod(dynamic_shapes.dynamic_array_shape_is_compatible)
+    dynamic_shape_is_compatible = staticmethod(dynamic_shapes.dynamic_shape_is_compatible)
+    static_extent_product = staticmethod(dynamic_shapes.static_extent_product)
     # byte sizes (xlashape.byte_sizes)
     byte_size_of_elements = staticmethod(byte_sizes.byte_size_of_elements)
     byte_size_of_primitive_type = staticmethod(byte_sizes.byte_size_of_primitive_type)
     byte_strides = staticmethod(byte_sizes.byte_strides)
     array_size = staticmethod(byte_sizes.array_size)
+    array_data_size = staticmethod(byte_sizes.array_data_size)
+    unpacked_byte_strides = staticmethod(byte_sizes.unpacked_byte_strides)
+    element_size_in_bits = staticmethod(byte_sizes.element_size_in_bits)
+    byte_size_of_elements_recursive = staticmethod(byte_sizes.byte_size_of_elements_recursive)
+    byte_size_of_tuple_index_table = staticmethod(byte_sizes.byte_size_of_tuple_index_table)
     # sub-shapes (xlashape.subshapes)
     get_subshape = staticmethod(subshapes.get_subshape)
     try_get_subshape = staticmethod(subshapes.try_get_subshape)
@@ -675,6 +750,17 @@ class ShapeUtil:
     get_leaf_count = staticmethod(subshapes.get_leaf_count)
     get_leaf_shapes = staticmethod(subshapes.get_leaf_shapes)
     for_each_subshape = staticmethod(subshapes.for_each_subshape)
+    is_leaf_index = staticmethod(subshapes.is_leaf_index)
+    subshape_count = staticmethod(subshapes.subshape_count)
+    flatten_tuple_shape = staticmethod(subshapes.flatten_tuple_shape)
+    for_each_leaf_shape = staticmethod(subshapes.for_each_leaf_shape)
+    for_each_subshape_post_order = staticmethod(subshapes.for_each_subshape_post_order)
+    # tuples (xlashape.tuple_helpers)
+    is_nested_tuple = staticmethod(tuple_helpers.is_nested_tuple)
+    is_empty_tuple = staticmethod(tuple_helpers.is_empty_tuple)
+    make_maybe_tuple_shape = staticmethod(tuple_helpers.make_maybe_tuple_shape)
+    slice_tuple = staticmethod(tuple_helpers.slice_tuple)
+    make_nil = staticmethod(tuple_helpers.make_nil)
     # physical-order iteration (xlashape.physical_order)
     for_each_index = staticmethod(physical_order.for_each_index)
     indices_in_physical_order = staticmethod(physical_order.indices_in_physical_order)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from .layout_edit import replace_layout
 from .primitive_type import PrimitiveType
+from .primitive_util import is_sub_byte_non_pred_type
 from .shape import Shape, require_shape
 from .shape_equality import require_any_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
@@ -15,6 +16,7 @@ from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 __all__ = [
     "change_element_type",
     "make_shape_with_descending_layout",
+    "make_scalar_shape",
     "make_shape_with_descending_layout_and_same_physical_layout",
     "make_static_shape",
 ]
@@ -32,6 +34,17 @@ def make_shape_with_descending_layout(
     f32[2,3,4]{2,1,0}
     """
     return Shape(element_type, dimensions)
+
+
+def make_scalar_shape(element_type: PrimitiveType | int | str) -> Shape:
+    """The rank-0 array shape of ``element_type`` (XLA's ``MakeScalarShape``).
+
+    Examples
+    --------
+    >>> print(xs.ShapeUtil.make_scalar_shape("bf16"))
+    bf16[]
+    """
+    return Shape(element_type, ())
 
 
 def make_shape_with_descending_layout_and_same_physical_layout(shape: Shape) -> Shape:
@@ -107,7 +120,6 @@ def change_element_type(shape: Shape | TupleShape, element_type: PrimitiveType |
     if not etype.is_array:
         raise ValueError(f"{etype.name} is not an array element type")
     layout = whole.layout
-    sub_byte = etype != PrimitiveType.PRED and (etype.bit_width or 8) < 8
-    if not sub_byte and layout.element_size_in_bits:
+    if not is_sub_byte_non_pred_type(etype) and layout.element_size_in_bits:
         layout = replace_layout(layout, element_size_in_bits=0)
     return Shape(etype, whole.dimensions, layout, whole.dynamic_dimensions)

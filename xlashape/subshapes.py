@@ -22,11 +22,16 @@ from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 __all__ = [
     "IndexedShape",
     "ShapeIndex",
+    "flatten_tuple_shape",
+    "for_each_leaf_shape",
     "for_each_subshape",
+    "for_each_subshape_post_order",
     "get_leaf_count",
     "get_leaf_shapes",
     "get_subshape",
     "index_is_valid",
+    "is_leaf_index",
+    "subshape_count",
     "try_get_subshape",
 ]
 
@@ -158,3 +163,83 @@ def get_leaf_count(shape: AnyShape) -> int:
     2
     """
     return sum(1 for current, _ in _walk(shape) if not isinstance(current, TupleShape))
+
+
+def is_leaf_index(shape: AnyShape, index: Iterable[int]) -> bool:
+    """Whether the sub-shape at ``index`` is not a tuple (XLA's
+    ``IsLeafIndex``; an empty tuple is no leaf).
+
+    Raises
+    ------
+    IndexError
+        Where ``index`` is not valid, as :func:`get_subshape`.
+
+    Examples
+    --------
+    >>> t = xs.ShapeUtil.parse_shape_string("(f32[2], (s8[3], token[]))")
+    >>> xs.ShapeUtil.is_leaf_index(t, (1, 0)), xs.ShapeUtil.is_leaf_index(t, (1,))
+    (True, False)
+    """
+    return not isinstance(get_subshape(shape, index), TupleShape)
+
+
+def subshape_count(shape: AnyShape) -> int:
+    """The number of sub-shapes, the whole shape and every tuple counted
+    (XLA's ``SubshapeCount``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.subshape_count(xs.ShapeUtil.parse_shape_string("(f32[2], (s8[3], token[]))"))
+    5
+    """
+    return sum(1 for _ in _walk(shape))
+
+
+def flatten_tuple_shape(shape: AnyShape) -> list[Shape | NonArrayShape]:
+    """The leaves, depth first: the shapes that are not tuples, or
+    ``[shape]`` for a shape that is not one (XLA's ``FlattenTupleShape``).
+
+    Examples
+    --------
+    >>> [str(s) for s in xs.ShapeUtil.flatten_tuple_shape("(f32[2], ((), token[]))")]
+    ['f32[2]{0}', 'token[]']
+    """
+    return [leaf.shape for leaf in get_leaf_shapes(shape)]
+
+
+def for_each_leaf_shape(shape: AnyShape, visitor: Callable[[Shape | NonArrayShape, ShapeIndex], object]) -> None:
+    """Call ``visitor(leaf, index)`` on every sub-shape that is not a tuple,
+    in :func:`for_each_subshape` order (XLA's ``ForEachLeafShape``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.for_each_leaf_shape("(f32[42], (f32[101], pred[33]))", lambda s, i: print(i, s))
+    (0,) f32[42]{0}
+    (1, 0) f32[101]{0}
+    (1, 1) pred[33]{0}
+    """
+    for leaf in get_leaf_shapes(shape):
+        visitor(leaf.shape, leaf.index)
+
+
+def for_each_subshape_post_order(shape: AnyShape, visitor: Callable[[AnyShape, ShapeIndex], object]) -> None:
+    """Call ``visitor(subshape, index)`` on every sub-shape, each tuple after
+    its elements, the whole shape last (XLA's ``ForEachSubshapePostOrder``).
+
+    Examples
+    --------
+    >>> xs.ShapeUtil.for_each_subshape_post_order("(f32[42], (f32[101]))", lambda s, i: print(i, s))
+    (0,) f32[42]{0}
+    (1, 0) f32[101]{0}
+    (1,) (f32[101]{0})
+    () (f32[42]{0}, (f32[101]{0}))
+    """
+    order: list[tuple[AnyShape, ShapeIndex]] = []
+    pending: list[tuple[AnyShape, ShapeIndex]] = [(require_any_shape(shape), ())]
+    while pending:
+        current, index = pending.pop()
+        order.append((current, index))
+        if isinstance(current, TupleShape):
+            pending.extend((current[i], index + (i,)) for i in range(len(current)))
+    for current, index in reversed(order):
+        visitor(current, index)
