@@ -9,6 +9,9 @@ The API pages document the *installed* xlashape (its compiled modules are
 not in the source tree). Nothing is fetched at build time: no intersphinx.
 """
 
+import re
+from pathlib import Path
+
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
@@ -56,6 +59,9 @@ html_show_sourcelink = False
 # Pages without sub-pages get no (empty) section navigation on the left.
 html_sidebars: dict[str, list[str]] = {page: [] for page in
                  ("install", "xla_parity", "performance", "internals", "spec", "changelog")}
+# A method's entry in a page's table of contents is its own name
+# (``make_shape()``), not ``ShapeUtil.make_shape()``.
+toc_object_entries_show_parents = "hide"
 html_theme_options = {
     "navbar_align": "left",
     "header_links_before_dropdown": 5,
@@ -94,6 +100,43 @@ class LayoutPicture(SphinxDirective):
         return [nodes.raw("", html, format="html")]
 
 
+# Where long names are laid out in narrow places: a page's table of
+# contents, inline code, and the links to the previous and next page.
+NARROW = re.compile(
+    r'(<nav id="pst-page-toc-nav".*?</nav>'
+    r'|<span class="pre">[^<]*</span>'
+    r'|<p class="prev-next-title">[^<]*</p>)',
+    re.S,
+)
+# The API index's tables, whose signatures autosummary joins with
+# no-break spaces.
+AUTOSUMMARY = re.compile(r'<table class="autosummary.*?</table>', re.S)
+
+
+def _fitted(html: str) -> str:
+    """The page with a break opportunity (``<wbr>``) after each ``_`` and
+    ``.`` inside a name, and between the words of a CamelCase name, where
+    long names are laid out in narrow places (``NARROW``), so that such a
+    name wraps between its parts rather than in the middle of a word
+    (custom.css forbids the latter); and with the API index's signatures
+    free to wrap between their arguments."""
+
+    def in_text(text: re.Match[str]) -> str:
+        return re.sub(r"(?<=[_.])(?=\w)|(?<=[a-z0-9])(?=[A-Z])", "<wbr>", text.group(0))
+
+    html = NARROW.sub(lambda part: re.sub(r">[^<]+<", in_text, part.group(1)), html)
+    return AUTOSUMMARY.sub(lambda table: table.group(0).replace("\xa0", " "), html)
+
+
+def _fit_pages(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None and app.builder.format == "html":
+        for page in Path(app.outdir).rglob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            if (new := _fitted(text)) != text:
+                page.write_text(new, encoding="utf-8")
+
+
 def setup(app: Sphinx) -> None:
     app.connect("doctree-read", _trim_code_blocks)
+    app.connect("build-finished", _fit_pages)
     app.add_directive("layout-picture", LayoutPicture)
