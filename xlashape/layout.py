@@ -219,7 +219,9 @@ class Layout(Frozen):
     Raises
     ------
     TypeError, ValueError
-        For fields that are not integers or not a known padding value.
+        For fields that are not integers or not a known padding value;
+        ValueError for more than ``Shape.MAX_RANK`` (64) entries in
+        ``minor_to_major`` or ``padded_dimensions``.
 
     See Also
     --------
@@ -269,8 +271,8 @@ class Layout(Frozen):
         split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]] = (),
         dynamic_shape_metadata_prefix_bytes: int = 0,
     ) -> None:
-        m2m = as_int_tuple(minor_to_major, "minor_to_major")
-        padded = as_int_tuple(padded_dimensions, "padded_dimensions")
+        m2m = as_int_tuple(minor_to_major, "minor_to_major", per_dimension=True)
+        padded = as_int_tuple(padded_dimensions, "padded_dimensions", per_dimension=True)
         pad = PaddingValue.coerce(padding_value)
         tile_list = _as_tiles(tiles)
         bits = as_int(element_size_in_bits, "element_size_in_bits")
@@ -337,7 +339,7 @@ class Layout(Frozen):
         Layout(minor_to_major=(1, 0))
         """
         return cls(
-            tuple(as_int_tuple(major_to_minor, "major_to_minor"))[::-1],
+            tuple(as_int_tuple(major_to_minor, "major_to_minor", per_dimension=True))[::-1],
             padded_dimensions,
             padding_value,
             tiles=tiles,

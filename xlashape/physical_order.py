@@ -22,6 +22,7 @@ from ._batch import check_out
 from ._boxes import write_boxes
 from ._convert import ravel, unravel
 from ._validate import as_int_tuple
+from .errors import IndexOutOfBoundsError
 from .shape import Shape, require_shape
 from .tiling import Digits, Group
 
@@ -47,9 +48,9 @@ def _region(
     """The region checked: one entry per dimension, every visited index
     inside the shape."""
     rank = shape.rank
-    b = (0,) * rank if base is None else as_int_tuple(base, "base")
-    c = shape.dimensions if count is None else as_int_tuple(count, "count")
-    s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
+    b = (0,) * rank if base is None else as_int_tuple(base, "base", per_dimension=True)
+    c = shape.dimensions if count is None else as_int_tuple(count, "count", per_dimension=True)
+    s = (1,) * rank if incr is None else as_int_tuple(incr, "incr", per_dimension=True)
     for name, values in (("base", b), ("count", c), ("incr", s)):
         if len(values) != rank:
             raise ValueError(f"{name} has {len(values)} entries, but the shape is rank {rank}: {shape}")
@@ -65,7 +66,7 @@ def _region(
         n = -(-c[d] // s[d]) if c[d] else 1
         last = b[d] + (n - 1) * (s[d] if c[d] else 0)
         if shape.element_count and last >= shape.dimensions[d]:
-            raise IndexError(
+            raise IndexOutOfBoundsError(
                 f"dimension {d}: the region reaches index {last}, outside the extent "
                 f"{shape.dimensions[d]} of {shape}"
             )
