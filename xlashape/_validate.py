@@ -15,6 +15,10 @@ INT64_MAX = int(np.iinfo(np.int64).max)
 # The most dimensions a Shape or Layout has: NumPy's NPY_MAXDIMS. XLA bounds a
 # layout by its shape's rank; a rank past NumPy's has no array to describe.
 MAX_RANK = 64
+# The most tiles a layout has. XLA's layouts use one to three; each tile adds
+# dimensions to the tiled array the buffer is, and the work a layout takes
+# grows with them.
+MAX_TILES = 64
 # Text np.dtype reads as a dtype's name or type code, with a byte order. Any
 # other text np.dtype evaluates (ast.literal_eval, for text with a comma),
 # which raises SyntaxError and more: such text names no XLA element type.

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable
 
 from ._frozen import Frozen
-from ._validate import as_int, as_int_tuple
+from ._validate import MAX_TILES, as_int, as_int_tuple
 from .primitive_type import PaddingValue
 
 __all__ = ["Layout", "SplitConfig", "Tile"]
@@ -19,7 +19,8 @@ class Tile(Frozen):
     An entry ``Tile.COMBINE`` (-1, printed ``*``) merges that dimension into
     the next more minor one before tiling, as XLA's ``kCombineDimension``.
     Sizes are >= 1; XLA's ``ValidateLayoutForShape`` refuses an empty tile or
-    a size of 0 ("layout has invalid tiles").
+    a size of 0 ("layout has invalid tiles"). A tile has at most
+    ``Shape.MAX_RANK`` (64) sizes.
 
     >>> Tile((2, Tile.COMBINE, 128))
     Tile((2, -1, 128))
@@ -33,7 +34,7 @@ class Tile(Frozen):
     _dimensions: tuple[int, ...]
 
     def __init__(self, dimensions: Iterable[int]) -> None:
-        dims = as_int_tuple(dimensions, "tile dimensions")
+        dims = as_int_tuple(dimensions, "tile dimensions", per_dimension=True)
         if not dims:
             raise ValueError("layout has invalid tiles: a tile has at least one dimension, got ()")
         for i, size in enumerate(dims):
@@ -143,7 +144,18 @@ class SplitConfig(Frozen):
 def _as_tiles(tiles: Iterable[Tile | Iterable[int]]) -> tuple[Tile, ...]:
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of Tiles, got {type(tiles).__name__}")
-    return tuple(t if isinstance(t, Tile) else Tile(t) for t in tiles)
+    result = tuple(t if isinstance(t, Tile) else Tile(t) for t in itertools.islice(tiles, MAX_TILES + 1))
+    if len(result) > MAX_TILES:
+        raise ValueError(too_many_tiles())
+    return result
+
+
+def too_many_tiles() -> str:
+    """The message refusing more than MAX_TILES tiles."""
+    return (
+        f"a layout has at most Layout.MAX_TILES = {MAX_TILES} tiles (XLA's use one to "
+        "three), got more"
+    )
 
 
 def _as_split_configs(
@@ -208,6 +220,7 @@ class Layout(Frozen):
     padding_value : PaddingValue or int, optional
         What fills the padding; INVALID_PAD (unspecified) by default.
     tiles : sequence of Tile or of sequences of int, optional
+        At most ``Layout.MAX_TILES`` (64) of them.
     element_size_in_bits, memory_space : int, optional
     tail_padding_alignment_in_elements : int, optional
         Keyword only; at least 1 (the default).
@@ -236,6 +249,9 @@ class Layout(Frozen):
     >>> str(Layout((0, 1), padded_dimensions=(3, 5)))   # xlashape's own attribute
     '{0,1:PAD(3,5)}'
     """
+
+    #: The most tiles a layout has: 64.
+    MAX_TILES = MAX_TILES
 
     __slots__ = (
         "_minor_to_major",
