@@ -21,6 +21,7 @@ Calls on other libraries' arrays (a Dask array, any type with its own
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
@@ -107,9 +108,15 @@ def _dims(dims: Any) -> tuple[int, ...]:
         and not isinstance(dims, str)
         and not (isinstance(dims, np.ndarray) and dims.ndim == 0)
     ):
-        if len(dims) > _MAX_DIMS:  # NumPy checks the length before the entries
+        try:
+            length = len(dims)
+        except OverflowError:  # a length past Py_ssize_t, as NumPy words it
+            raise TypeError(
+                f"expected a sequence of integers or a single integer, got {dims!r}"
+            ) from None
+        if length > _MAX_DIMS:  # NumPy checks the length before the entries
             raise ValueError(
-                f"dims has {len(dims)} entries; NumPy supports at most {_MAX_DIMS} dimensions"
+                f"dims has {length} entries; NumPy supports at most {_MAX_DIMS} dimensions"
             )
         return _int_tuple(dims, "dims")
     if isinstance(dims, (bool, np.bool_)):
@@ -131,10 +138,14 @@ def _memoryview_items(view: memoryview) -> list[Any]:
 
 
 def _int_tuple(values: Any, what: str) -> tuple[int, ...]:
+    """One int per dimension: at most _MAX_DIMS of them are read."""
     items = values.tolist() if isinstance(values, np.ndarray) and values.dtype.kind in "iu" else values
     if isinstance(items, (str, bytes)) or not _is_sequence(items):
         raise TypeError(f"{what} must be a sequence of integers, got {type(values).__name__}")
-    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(items))
+    entries = tuple(itertools.islice(items, _MAX_DIMS + 1))
+    if len(entries) > _MAX_DIMS:
+        raise ValueError(f"{what} has more than {_MAX_DIMS} entries; NumPy supports at most {_MAX_DIMS} dimensions")
+    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(entries))
 
 
 def _order(order: object) -> str | tuple[int, ...]:
