@@ -86,11 +86,12 @@ def as_dtype(value: object, what: str = "dtype") -> np.dtype:
                 f"such as 'float32' or '<f4', got {value!r}"
             )
     try:
-        return np.dtype(value)  # type: ignore[call-overload]  # TypeError is the check
+        dtype: np.dtype = np.dtype(value)  # type: ignore[call-overload]  # TypeError is the check
     except Warning:
         raise  # a deprecated alias, under warnings turned into errors
     except Exception as e:  # np.dtype's parsers raise what they raise (TypeError, KeyError, ...)
         raise TypeError(f"{what} must be a NumPy dtype, got {type(value).__name__} {value!r}: {e}") from None
+    return dtype
 
 
 def require_integer_dtype(dtype: np.dtype, what: str) -> None:
