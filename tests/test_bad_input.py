@@ -633,3 +633,17 @@ def test_out_of_range_numbers_are_valueerrors_too():
         with pytest.raises(IndexError) as caught:
             call()
         assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("name", ["ravel", "unravel"])
+def test_dask_entry_points_swept_with_garbage(name):
+    da = pytest.importorskip("dask.array")
+    from xlashape import dask as xs_dask
+
+    function = getattr(xs_dask, name)
+    batch = da.zeros((2, 2) if name == "ravel" else (2,), dtype=np.int64, chunks=1)
+    for slot, garbage in itertools.product(range(2), GARBAGE):
+        args = [batch, SHAPE]
+        args[slot] = garbage
+        _, error, seconds = outcome(function, *args)
+        check_refusal(error, seconds, f"dask.{name}{tuple(args)!r}")
