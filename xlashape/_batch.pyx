@@ -497,7 +497,9 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
         if dtype not in _NARROW_LIMITS:
             return np.int64
     elif dtype is not np.int64:
-        dtype = as_dtype(dtype)
+        # A scalar type or dtype as it is (the common call); text and the rest
+        # through as_dtype, which never evaluates text.
+        dtype = np.dtype(dtype) if type(dtype) is type or isinstance(dtype, np.dtype) else as_dtype(dtype)
         if dtype not in _NARROW_LIMITS:
             if dtype == np.int64:
                 return np.int64

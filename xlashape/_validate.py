@@ -49,14 +49,15 @@ def as_int_tuple(values: Iterable[object], what: str, per_dimension: bool = Fals
         raise TypeError(
             f"{what} must be a sequence of integers, got {type(values).__name__}"
         )
-    entries = itertools.islice(values, MAX_RANK + 1) if per_dimension else values
-    result = tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(entries))
-    if per_dimension and len(result) > MAX_RANK:
-        raise ValueError(
-            f"{what} has more than {MAX_RANK} entries, one per dimension; the rank "
-            f"is at most Shape.MAX_RANK = {MAX_RANK} (NumPy's limit on dimensions)"
-        )
-    return result
+    if per_dimension:
+        if not isinstance(values, (list, tuple)):  # lists and tuples have their length
+            values = tuple(itertools.islice(values, MAX_RANK + 1))
+        if len(values) > MAX_RANK:
+            raise ValueError(
+                f"{what} has more than {MAX_RANK} entries, one per dimension; the rank "
+                f"is at most Shape.MAX_RANK = {MAX_RANK} (NumPy's limit on dimensions)"
+            )
+    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(values))
 
 
 def as_rank(value: object, what: str = "rank") -> int:

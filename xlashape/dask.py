@@ -56,7 +56,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 __all__ = ["ravel", "unravel"]
 
-def _integer_batch(values: object, what: str) -> da.Array:
+def _integer_batch(values: object, what: str) -> Any:  # a dask.array.Array (Dask is partly typed)
     """``values`` as a Dask array of integers: the NumPy-level TypeError for
     a non-integer batch, raised before any task runs (and, for values that
     are not a Dask array, before Dask reads them: it refuses object arrays
