@@ -285,7 +285,7 @@ LONG_TEXTS = {
     "a 100,000-digit size": "f32[" + "9" * 100_000 + "]",
     "100,000 spaces": "f32[1]" + " " * 100_000,
     "100,000 open tuples": "(" * 100_000,
-    "a tuple of 20,000": "(" + ", ".join(["f32[2,3]{1,0}"] * 20_000) + ")",
+    "a tuple of 5,000": "(" + ", ".join(["f32[2,3]{1,0}"] * 5_000) + ")",
 }
 
 
@@ -293,8 +293,8 @@ LONG_TEXTS = {
 def test_long_texts_parse_in_linear_time(name):
     shape, error, seconds = outcome(xs.ShapeUtil.parse_shape_string, LONG_TEXTS[name])
     check_refusal(error, seconds, name)
-    if name == "a tuple of 20,000":
-        assert error is None and len(shape) == 20_000
+    if name == "a tuple of 5,000":
+        assert error is None and len(shape) == 5_000
     elif name == "100,000 spaces":
         assert error is None and shape == xs.Shape("f32", [1])
     else:
