@@ -499,7 +499,10 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
     elif dtype is not np.int64:
         # A scalar type or dtype as it is (the common call); text and the rest
         # through as_dtype, which never evaluates text.
-        dtype = np.dtype(dtype) if type(dtype) is type or isinstance(dtype, np.dtype) else as_dtype(dtype)
+        if type(dtype) is type or isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
+        else:
+            dtype = as_dtype(dtype)
         if dtype not in _NARROW_LIMITS:
             if dtype == np.int64:
                 return np.int64
