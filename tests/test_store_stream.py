@@ -44,8 +44,8 @@ def level(request):
 @pytest.fixture(params=["plain", "aligned", "streamed"])
 def threshold(request):
     """How every call of the test stores its results."""
-    stream = cpu.set_stream_bytes(0 if request.param == "streamed" else 1 << 62)
-    align = cpu.set_align_bytes(1 << 62 if request.param == "plain" else 0)
+    stream = cpu.set_stream_bytes(0 if request.param == "streamed" else cpu.MAX_THRESHOLD_BYTES)
+    align = cpu.set_align_bytes(cpu.MAX_THRESHOLD_BYTES if request.param == "plain" else 0)
     yield request.param
     cpu.set_stream_bytes(stream)
     cpu.set_align_bytes(align)
@@ -173,7 +173,7 @@ def test_thresholds_are_set_and_reported(name, derived):
         assert get() == derived()
     finally:
         put(previous)
-    with pytest.raises(ValueError, match="threshold must be at least 0 bytes, got -1"):
+    with pytest.raises(ValueError, match=f"set_{name}_bytes: nbytes must be a byte count from 0 to MAX_THRESHOLD_BYTES.* got -1"):
         put(-1)
 
 
@@ -221,7 +221,8 @@ def test_environment_variable_sets_the_threshold(tmp_path):
     assert done.stdout.strip() == "4096"
     done = import_with("4 MiB", tmp_path)
     assert done.returncode != 0
-    assert "XLASHAPE_STREAM_BYTES must be a byte count (digits), got '4 MiB'" in done.stderr
+    assert "XLASHAPE_STREAM_BYTES must be a byte count (digits) from 0 to" in done.stderr
+    assert "got '4 MiB'" in done.stderr
 
 
 def test_results_into_pages_not_yet_touched(level, threshold):

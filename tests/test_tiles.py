@@ -265,8 +265,9 @@ def test_layouts_without_a_digit_form_run_the_general_form():
 
 
 def test_tilings_past_the_c_form_use_the_reference():
-    # 600 tiles of (1,) need 1201 slots, more than XS_TILED_MAX_SLOTS.
-    shape = Shape("f32", (3, 5), Layout((1, 0), tiles=[(1,)] * 600))
+    # 9 tiles of 64 ones need 2 + 62 (leading 1s) + 9 * 128 = 1216 slots, more
+    # than XS_TILED_MAX_SLOTS.
+    shape = Shape("f32", (3, 5), Layout((1, 0), tiles=[(1,) * Shape.MAX_RANK] * 9))
     assert not shape._plan.compiled
     check_against_reference(shape)
     assert xs.ravel([[4, -1], [-1, 7]], shape, mode=("wrap", "clip")).tolist() == [

@@ -17,13 +17,15 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t
 
+import itertools
+
 import numpy as np
 
 from xlashape._plan cimport XS_MAX_UNROLLED, LayoutPlan, xs_dtype_code
 from xlashape._tiled cimport TiledPlan, xs_tiled
 
 from xlashape import reference
-from xlashape._validate import INT64_MAX, as_int, require_integer_dtype
+from xlashape._validate import INT64_MAX, as_dtype, as_int, require_integer_dtype
 from xlashape.errors import index_out_of_bounds, index_outside_int64
 
 cnp.import_array()
@@ -367,10 +369,12 @@ cdef object _codes_of(object mode, Py_ssize_t rank):
             return PyBytes_FromStringAndSize(<const char*> once, 1) * rank
     elif mode == "raise":
         return None
-    modes = [mode] * rank if isinstance(mode, str) else list(mode)
+    # At most two more than rank read: an endless iterable ends too.
+    modes = [mode] * rank if isinstance(mode, str) else list(itertools.islice(mode, rank + 2))
     if len(modes) != rank:
+        count = f"more than {rank + 1}" if len(modes) > rank + 1 else str(len(modes))
         raise ValueError(
-            f"mode has {len(modes)} {'entry' if len(modes) == 1 else 'entries'} for a "
+            f"mode has {count} {'entry' if count == '1' else 'entries'} for a "
             f"rank-{rank} shape; give one mode for all "
             "dimensions or one per dimension"
         )
@@ -493,7 +497,12 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
         if dtype not in _NARROW_LIMITS:
             return np.int64
     elif dtype is not np.int64:
-        dtype = np.dtype(dtype)
+        # A scalar type or dtype as it is (the common call); text and the rest
+        # through as_dtype, which never evaluates text.
+        if type(dtype) is type or isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
+        else:
+            dtype = as_dtype(dtype)
         if dtype not in _NARROW_LIMITS:
             if dtype == np.int64:
                 return np.int64

@@ -511,7 +511,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, out=None,
         One integer array per dimension, broadcast together; or an
         (rank, N) integer array.
     dims : int or sequence of int
-        The size of each dimension.
+        The size of each dimension. Bytes are refused (TypeError), where
+        NumPy reads their byte values (``b'12'`` as ``(49, 50)``).
     mode : {'raise', 'wrap', 'clip'} or sequence of them, optional
         What an index outside its dimension does, once or per dimension.
     order : {'C', 'F'} or sequence of int, optional
@@ -579,7 +580,8 @@ def unravel_index(indices, shape, order="C", *, out=None, padded_dims=None, thre
     indices : int or array_like of int
         Linear indices into the (padded) buffer.
     shape : int or sequence of int
-        The size of each dimension.
+        The size of each dimension. Bytes are refused (TypeError), where
+        NumPy reads their byte values (``b'12'`` as ``(49, 50)``).
     order : {'C', 'F'} or sequence of int, optional
         NumPy's orders, or any ``minor_to_major`` tuple.
     out : ndarray of int64, optional

@@ -33,7 +33,7 @@ def _check_transpose(
     """``dimension_mapping`` once checked to make ``output_shape`` a transpose
     of ``input_shape``: a permutation with output dimension i of the size of
     input dimension ``dimension_mapping[i]``."""
-    mapping = as_int_tuple(dimension_mapping, "dimension_mapping")
+    mapping = as_int_tuple(dimension_mapping, "dimension_mapping", per_dimension=True)
     rank = input_shape.rank
     if sorted(mapping) != list(range(rank)):
         raise ValueError(

@@ -26,11 +26,12 @@ with ``*`` take an element-by-element path.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from . import _batch, _relayout, packing, relayout_plan
+from ._validate import as_dtype
 from .primitive_type import PaddingValue
 from .shape import Shape, require_shape
 from .strides import layout_from_strides
@@ -95,7 +96,7 @@ def padding_fill_value(
     True
     """
     pad = PaddingValue.coerce(padding_value)
-    dt = np.dtype(dtype)
+    dt: np.dtype[Any] | np.dtype[np.void] = as_dtype(dtype)  # the type np.dtype gives a DTypeLike
     narrow = dt.kind == "V" and _is_ml_float(dt)
     if dt.kind not in "biufc" and not narrow:
         raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")

@@ -15,6 +15,14 @@ plus its own L2, as glibc (2.26-2.37) derives the threshold from which its
 ``memcpy`` streams; ``XLASHAPE_STREAM_BYTES`` (a byte count) sets it
 instead, and :func:`set_stream_bytes` changes it at run time.
 
+Both thresholds are byte counts from 0 to :data:`MAX_THRESHOLD_BYTES`
+(2**53, 8 PiB: the kernels compare a call's bytes with them as doubles,
+which hold every count up to there exactly), and read back as set. Past
+that range, :func:`set_stream_bytes` and :func:`set_align_bytes` raise
+ValueError; an ``XLASHAPE_STREAM_BYTES`` or ``XLASHAPE_CPU`` the module
+cannot read makes ``import xlashape`` fail with a ValueError naming the
+variable, as ``XLASHAPE_NUM_THREADS`` and ``XLASHAPE_RESULT_CACHE_MB`` do.
+
 Below that, a call that moves at least :func:`align_bytes` (at import,
 three quarters of one CPU's share of its L2) writes whole vectors on
 64-byte boundaries whatever ``out=``'s alignment, each turned by the
@@ -28,9 +36,11 @@ import os
 from pathlib import Path
 
 from . import _batch
+from ._validate import as_int
 
 __all__ = [
     "LEVELS",
+    "MAX_THRESHOLD_BYTES",
     "align_bytes",
     "cpu_features",
     "set_align_bytes",
@@ -40,6 +50,8 @@ __all__ = [
 ]
 
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
+#: The largest streaming or aligned-slot threshold, in bytes: 2**53.
+MAX_THRESHOLD_BYTES = 2**53
 
 
 def cpu_features() -> dict[str, object]:
@@ -84,9 +96,11 @@ def stream_bytes() -> int:
 def set_stream_bytes(nbytes: int | None) -> int:
     """Stream the results of calls that read and write at least ``nbytes``
     bytes (None: the threshold derived from this CPU's caches); returns the
-    previous threshold. ValueError for a negative count."""
+    previous threshold. ValueError for a count outside 0 to
+    MAX_THRESHOLD_BYTES, TypeError for a non-integer."""
+    value = _cache_threshold() if nbytes is None else _threshold(nbytes, "set_stream_bytes")
     previous = stream_bytes()
-    _batch.set_stream_bytes(_cache_threshold() if nbytes is None else int(nbytes))
+    _batch.set_stream_bytes(value)
     return previous
 
 
@@ -99,10 +113,24 @@ def align_bytes() -> int:
 def set_align_bytes(nbytes: int | None) -> int:
     """Write aligned slots for calls that read and write at least ``nbytes``
     bytes (None: the threshold derived from this CPU's L2); returns the
-    previous threshold. ValueError for a negative count."""
+    previous threshold. ValueError for a count outside 0 to
+    MAX_THRESHOLD_BYTES, TypeError for a non-integer."""
+    value = _l2_threshold() if nbytes is None else _threshold(nbytes, "set_align_bytes")
     previous = align_bytes()
-    _batch.set_align_bytes(_l2_threshold() if nbytes is None else int(nbytes))
+    _batch.set_align_bytes(value)
     return previous
+
+
+def _threshold(nbytes: object, function: str) -> int:
+    """``nbytes`` as a byte count from 0 to MAX_THRESHOLD_BYTES; TypeError or
+    ValueError naming ``function`` otherwise."""
+    value = as_int(nbytes, f"{function}: nbytes")
+    if not 0 <= value <= MAX_THRESHOLD_BYTES:
+        raise ValueError(
+            f"{function}: nbytes must be a byte count from 0 to MAX_THRESHOLD_BYTES "
+            f"= 2**53 = {MAX_THRESHOLD_BYTES}, got {value}"
+        )
+    return value
 
 
 def _cpu_count(text: str) -> int:
@@ -154,9 +182,19 @@ def _l2_threshold(root: Path = _CACHES) -> int:
 
 def _initial_thresholds() -> None:
     wanted = os.environ.get("XLASHAPE_STREAM_BYTES", "").strip()
-    if wanted and not wanted.isdigit():
-        raise ValueError(f"XLASHAPE_STREAM_BYTES must be a byte count (digits), got {wanted!r}")
-    set_stream_bytes(int(wanted) if wanted else None)
+    value = None
+    if wanted:
+        try:  # ASCII digits only: str.isdigit takes '²', which int() refuses
+            value = int(wanted) if wanted.isascii() and wanted.isdigit() else -1
+        except ValueError:  # more digits than int() reads
+            value = -1
+        if not 0 <= value <= MAX_THRESHOLD_BYTES:
+            raise ValueError(
+                f"XLASHAPE_STREAM_BYTES must be a byte count (digits) from 0 to "
+                f"MAX_THRESHOLD_BYTES = 2**53 = {MAX_THRESHOLD_BYTES}, got {wanted[:40]!r}"
+                + ("..." if len(wanted) > 40 else "")
+            )
+    set_stream_bytes(value)
     set_align_bytes(None)
 
 

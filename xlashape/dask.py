@@ -56,10 +56,17 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 __all__ = ["ravel", "unravel"]
 
-def _check_dtype(array: da.Array, what: str) -> None:
-    """The NumPy-level TypeError for a non-integer batch, raised before any
-    task runs."""
+def _integer_batch(values: object, what: str) -> Any:  # a dask.array.Array (Dask is partly typed)
+    """``values`` as a Dask array of integers: the NumPy-level TypeError for
+    a non-integer batch, raised before any task runs (and, for values that
+    are not a Dask array, before Dask reads them: it refuses object arrays
+    with NotImplementedError)."""
+    if not isinstance(values, da.Array):
+        values = np.asarray(values)
+        require_integer_dtype(values.dtype, what)
+    array = da.asarray(values)
     require_integer_dtype(array.dtype, what)
+    return array
 
 
 def _check_threads(threads: int | None) -> int | None:
@@ -170,8 +177,7 @@ def ravel(
     rank = shape.rank
     mode = mode if isinstance(mode, str) else tuple(mode)
     convert.mode_codes(mode, rank)  # a bad mode fails now, not at compute time
-    array = da.asarray(indices)
-    _check_dtype(array, "multi-indices")
+    array = _integer_batch(indices, "multi-indices")
     if array.ndim != 2 or array.shape[1] != rank:
         raise ValueError(
             f"a batch of multi-indices must be an (N, {rank}) array for a "
@@ -250,8 +256,7 @@ def unravel(offsets: object, shape: Shape | str, *, threads: int | None = 1) -> 
     """
     shape = require_shape(shape)
     rank = shape.rank
-    array = da.asarray(offsets)
-    _check_dtype(array, "linear indices")
+    array = _integer_batch(offsets, "linear indices")
     if array.ndim != 1:
         raise ValueError(f"a batch of linear indices must be 1-D, got shape {array.shape}")
     return array.map_blocks(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ._validate import as_int, as_int_tuple
+from .errors import IndexOutOfBoundsError
 from .layout import Layout
 from .layout_edit import replace_layout
 from .shape import Shape, require_shape
@@ -42,12 +43,12 @@ __all__ = [
 def _dimension(value: object, rank: int, what: str = "dimension") -> int:
     d = as_int(value, what)
     if not 0 <= d < rank:
-        raise IndexError(f"{what} {d} is out of range for a rank-{rank} shape; expected 0 <= {what} < {rank}")
+        raise IndexOutOfBoundsError(f"{what} {d} is out of range for a rank-{rank} shape; expected 0 <= {what} < {rank}")
     return d
 
 
 def _check_permutation(permutation: Iterable[int], rank: int) -> tuple[int, ...]:
-    perm = as_int_tuple(permutation, "permutation")
+    perm = as_int_tuple(permutation, "permutation", per_dimension=True)
     if sorted(perm) != list(range(rank)):
         raise ValueError(
             f"permutation must be a permutation of 0..{rank - 1} for a rank-{rank} shape, got {list(perm)}"
@@ -101,7 +102,7 @@ def delete_dimensions(dims_to_delete: Iterable[int], shape: Shape) -> Shape:
     f32[3,4]{1,0}
     """
     shape = require_shape(shape)
-    doomed = [_dimension(d, shape.rank) for d in as_int_tuple(dims_to_delete, "dims_to_delete")]
+    doomed = [_dimension(d, shape.rank) for d in as_int_tuple(dims_to_delete, "dims_to_delete", per_dimension=True)]
     if len(set(doomed)) != len(doomed):
         raise ValueError(f"dims_to_delete names a dimension twice: {doomed}")
     kept = [d for d in range(shape.rank) if d not in doomed]

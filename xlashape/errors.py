@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["IndexOutOfBoundsError"]
+__all__ = ["IndexOutOfBoundsError", "SizeOverflowError"]
 
 BATCH = "the batch"  # what a row is a row of, unless restated
 
 
 class IndexOutOfBoundsError(IndexError, ValueError):
-    """A multi-index or linear index lies outside the array it addresses.
+    """A multi-index or linear index lies outside the array it addresses (or
+    a dimension number, physical position or tuple index outside its shape).
 
     It subclasses both :class:`IndexError` and :class:`ValueError` (as NumPy's
     ``AxisError`` does), so code written for either keeps working. The message
@@ -92,6 +93,23 @@ class IndexOutOfBoundsError(IndexError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:  # keep the fields through pickle (Dask workers)
         fields = (self.row, self.dimension, self.value, self.size, self._template)
         return (_rebuild, (str(self), *fields))
+
+
+class SizeOverflowError(OverflowError, ValueError):
+    """A shape's element count, padded width or stride does not fit in int64
+    (or NumPy's intp): no buffer holds it.
+
+    It subclasses :class:`OverflowError`, which code written for it catches,
+    and :class:`ValueError`, which NumPy raises for an array too large.
+
+    Examples
+    --------
+    >>> try:
+    ...     xs.Shape("f32", [2**32, 2**32])
+    ... except ValueError as caught:
+    ...     print(type(caught).__name__, isinstance(caught, OverflowError))
+    SizeOverflowError True
+    """
 
 
 def _rebuild(

@@ -93,7 +93,7 @@ class IndexUtil:
                 "bump_indices counts in place: pass a list or a 1-D integer "
                 f"array, got {type(indices).__name__}"
             )
-        current = as_int_tuple(indices, "indices")
+        current = as_int_tuple(indices, "indices", per_dimension=True)
         reference.linear_index(shape.dimensions, shape.layout.minor_to_major, shape.padded_dimensions, current)
         for dim in range(shape.rank - 1, -1, -1):
             if current[dim] + 1 < shape.dimensions[dim]:
@@ -151,7 +151,7 @@ class IndexUtil:
         (True, False)
         """
         shape = require_shape(shape)
-        values = as_int_tuple(index, "index")
+        values = as_int_tuple(index, "index", per_dimension=True)
         return len(values) == shape.rank and all(
             0 <= v < size for v, size in zip(values, shape.dimensions)
         )
@@ -180,7 +180,7 @@ class IndexUtil:
         >>> xs.IndexUtil.compare_indices([0, 5], [1, 0]), xs.IndexUtil.compare_indices([1, 2], [1, 2])
         (-1, 0)
         """
-        a, b = as_int_tuple(lhs, "lhs"), as_int_tuple(rhs, "rhs")
+        a, b = as_int_tuple(lhs, "lhs", per_dimension=True), as_int_tuple(rhs, "rhs", per_dimension=True)
         if len(a) != len(b):
             raise ValueError(f"cannot compare indices of lengths {len(a)} and {len(b)}")
         return (a > b) - (a < b)

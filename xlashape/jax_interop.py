@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import as_dtype
 from .layout import Layout
 from .primitive_type import PrimitiveType, type_of_dtype_name
 
@@ -27,7 +28,7 @@ __all__ = ["element_type_of", "read_jax", "to_jax_layout"]
 def element_type_of(dtype: Any) -> PrimitiveType:
     """The XLA element type of a NumPy or JAX dtype (``bfloat16`` is BF16,
     ``int4`` S4, ``float8_e4m3fn`` F8E4M3FN)."""
-    dt = np.dtype(dtype)
+    dt = as_dtype(dtype)
     return type_of_dtype_name(dt.name) or PrimitiveType.from_dtype(dt)
 
 

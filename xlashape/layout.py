@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._frozen import Frozen
-from ._validate import as_int, as_int_tuple
+from ._validate import MAX_TILES, as_int, as_int_tuple
 from .primitive_type import PaddingValue
 
 __all__ = ["Layout", "SplitConfig", "Tile"]
@@ -18,7 +18,8 @@ class Tile(Frozen):
     An entry ``Tile.COMBINE`` (-1, printed ``*``) merges that dimension into
     the next more minor one before tiling, as XLA's ``kCombineDimension``.
     Sizes are >= 1; XLA's ``ValidateLayoutForShape`` refuses an empty tile or
-    a size of 0 ("layout has invalid tiles").
+    a size of 0 ("layout has invalid tiles"). A tile has at most
+    ``Shape.MAX_RANK`` (64) sizes.
 
     >>> xs.Tile((2, xs.Tile.COMBINE, 128))
     Tile((2, -1, 128))
@@ -32,7 +33,7 @@ class Tile(Frozen):
     _dimensions: tuple[int, ...]
 
     def __init__(self, dimensions: Iterable[int]) -> None:
-        dims = as_int_tuple(dimensions, "tile dimensions")
+        dims = as_int_tuple(dimensions, "tile dimensions", per_dimension=True)
         if not dims:
             raise ValueError("layout has invalid tiles: a tile has at least one dimension, got ()")
         for i, size in enumerate(dims):
@@ -139,7 +140,18 @@ class SplitConfig(Frozen):
 def _as_tiles(tiles: Iterable[Tile | Iterable[int]]) -> tuple[Tile, ...]:
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of Tiles, got {type(tiles).__name__}")
-    return tuple(t if isinstance(t, Tile) else Tile(t) for t in tiles)
+    result = tuple(t if isinstance(t, Tile) else Tile(t) for t in itertools.islice(tiles, MAX_TILES + 1))
+    if len(result) > MAX_TILES:
+        raise ValueError(too_many_tiles())
+    return result
+
+
+def too_many_tiles() -> str:
+    """The message refusing more than MAX_TILES tiles."""
+    return (
+        f"a layout has at most Layout.MAX_TILES = {MAX_TILES} tiles (XLA's use one to "
+        "three), got more"
+    )
 
 
 def _as_split_configs(
@@ -200,6 +212,7 @@ class Layout(Frozen):
     padding_value : PaddingValue or int, optional
         What fills the padding; INVALID_PAD (unspecified) by default.
     tiles : sequence of Tile or of sequences of int, optional
+        At most ``Layout.MAX_TILES`` (64) of them.
     element_size_in_bits, memory_space : int, optional
     tail_padding_alignment_in_elements : int, optional
         Keyword only; at least 1 (the default).
@@ -211,7 +224,9 @@ class Layout(Frozen):
     Raises
     ------
     TypeError, ValueError
-        For fields that are not integers or not a known padding value.
+        For fields that are not integers or not a known padding value;
+        ValueError for more than ``Shape.MAX_RANK`` (64) entries in
+        ``minor_to_major`` or ``padded_dimensions``.
 
     See Also
     --------
@@ -226,6 +241,9 @@ class Layout(Frozen):
     >>> str(xs.Layout((0, 1), padded_dimensions=(3, 5)))   # xlashape's own attribute
     '{0,1:PAD(3,5)}'
     """
+
+    #: The most tiles a layout has: 64.
+    MAX_TILES = MAX_TILES
 
     __slots__ = (
         "_minor_to_major",
@@ -261,8 +279,8 @@ class Layout(Frozen):
         split_configs: Iterable[SplitConfig | tuple[int, Iterable[int]]] = (),
         dynamic_shape_metadata_prefix_bytes: int = 0,
     ) -> None:
-        m2m = as_int_tuple(minor_to_major, "minor_to_major")
-        padded = as_int_tuple(padded_dimensions, "padded_dimensions")
+        m2m = as_int_tuple(minor_to_major, "minor_to_major", per_dimension=True)
+        padded = as_int_tuple(padded_dimensions, "padded_dimensions", per_dimension=True)
         pad = PaddingValue.coerce(padding_value)
         tile_list = _as_tiles(tiles)
         bits = as_int(element_size_in_bits, "element_size_in_bits")
@@ -329,7 +347,7 @@ class Layout(Frozen):
         Layout(minor_to_major=(1, 0))
         """
         return cls(
-            tuple(as_int_tuple(major_to_minor, "major_to_minor"))[::-1],
+            tuple(as_int_tuple(major_to_minor, "major_to_minor", per_dimension=True))[::-1],
             padded_dimensions,
             padding_value,
             tiles=tiles,

@@ -7,11 +7,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from ._validate import as_int, as_int_tuple
+from ._validate import as_int, as_int_tuple, as_rank
 from .errors import IndexOutOfBoundsError
 from .layout import Layout, Tile
 from .layout_edit import replace_layout
-from .shape import Shape, require_shape
+from .shape import Shape, require_layout, require_shape
 
 __all__ = [
     "are_dimensions_consecutive",
@@ -44,13 +44,6 @@ def make_layout_from_major_to_minor(major_to_minor: Iterable[int]) -> Layout:
     return Layout.from_major_to_minor(major_to_minor)
 
 
-def _rank(rank: int) -> int:
-    r = as_int(rank, "rank")
-    if r < 0:
-        raise ValueError(f"rank must be >= 0, got {r}")
-    return r
-
-
 def make_descending_layout(rank: int) -> Layout:
     """``{rank-1,...,1,0}``: dimension 0 most major (XLA's
     ``MakeDescendingLayout``).
@@ -60,7 +53,7 @@ def make_descending_layout(rank: int) -> Layout:
     >>> xs.LayoutUtil.make_descending_layout(3)
     Layout(minor_to_major=(2, 1, 0))
     """
-    return Layout(range(_rank(rank) - 1, -1, -1))
+    return Layout(range(as_rank(rank) - 1, -1, -1))
 
 
 def make_ascending_layout(rank: int) -> Layout:
@@ -72,10 +65,10 @@ def make_ascending_layout(rank: int) -> Layout:
     >>> xs.LayoutUtil.make_ascending_layout(3)
     Layout(minor_to_major=(0, 1, 2))
     """
-    return Layout(range(_rank(rank)))
+    return Layout(range(as_rank(rank)))
 
 
-def minor_to_major(shape_or_layout: Shape | Layout) -> tuple[int, ...]:
+def minor_to_major(shape_or_layout: Shape | Layout | str) -> tuple[int, ...]:
     """The ``minor_to_major`` of a layout, or of an array shape's layout
     (XLA's ``MinorToMajor``).
 
@@ -84,25 +77,24 @@ def minor_to_major(shape_or_layout: Shape | Layout) -> tuple[int, ...]:
     >>> xs.LayoutUtil.minor_to_major(xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1}"))
     (0, 1)
     """
-    if isinstance(shape_or_layout, Layout):
-        return shape_or_layout.minor_to_major
-    return require_shape(shape_or_layout, "shape_or_layout").layout.minor_to_major
+    return require_layout(shape_or_layout, "shape_or_layout").minor_to_major
 
 
 def _positions(layout: Layout, dims: Iterable[int]) -> list[int]:
     order = layout.minor_to_major
     positions = []
-    for d in as_int_tuple(dims, "dims"):
+    for d in as_int_tuple(dims, "dims", per_dimension=True):
         if d not in order:
-            raise IndexError(f"dimension {d} is not in layout {layout}")
+            raise IndexOutOfBoundsError(f"dimension {d} is not in layout {layout}")
         positions.append(order.index(d))
     return positions
 
 
-def are_dimensions_consecutive(layout: Layout, dims: Iterable[int]) -> bool:
+def are_dimensions_consecutive(layout: Layout | Shape | str, dims: Iterable[int]) -> bool:
     """Whether the given dimensions sit next to each other in the layout's
     order, in any order among themselves (XLA's
-    ``AreDimensionsConsecutive``).
+    ``AreDimensionsConsecutive``). ``layout`` may be a shape (or shape
+    text), whose layout is meant.
 
     Examples
     --------
@@ -110,21 +102,23 @@ def are_dimensions_consecutive(layout: Layout, dims: Iterable[int]) -> bool:
     >>> xs.LayoutUtil.are_dimensions_consecutive(layout, [1, 0]), xs.LayoutUtil.are_dimensions_consecutive(layout, [2, 1])
     (True, False)
     """
-    positions = sorted(_positions(layout, dims))
+    positions = sorted(_positions(require_layout(layout), dims))
     return all(b - a == 1 for a, b in itertools.pairwise(positions))
 
 
-def layout_move_dim_to_major(layout: Layout, dim: int) -> Layout:
+def layout_move_dim_to_major(layout: Layout | Shape | str, dim: int) -> Layout:
     """The layout with dimension ``dim`` made the most major, the others
     keeping their order and every other field kept (XLA's
     ``LayoutUtil::MoveDimToMajor``; ``ShapeUtil.move_dim_to_major`` drops
-    the other fields, as XLA's does).
+    the other fields, as XLA's does). ``layout`` may be a shape (or shape
+    text), whose layout is moved.
 
     Examples
     --------
     >>> print(xs.LayoutUtil.move_dim_to_major(xs.Layout([2, 0, 1], tiles=[(8, 128)]), 0))
     {2,1,0:T(8,128)}
     """
+    layout = require_layout(layout)
     d = as_int(dim, "dim")
     _positions(layout, (d,))
     order = tuple(m for m in layout.minor_to_major if m != d) + (d,)
@@ -157,7 +151,7 @@ def linear_index(shape: Shape, indices: Iterable[int]) -> int:
     (6, 5)
     """
     shape = require_shape(shape)
-    index = as_int_tuple(indices, "indices")
+    index = as_int_tuple(indices, "indices", per_dimension=True)
     if len(index) != shape.rank or not all(0 <= i < n for i, n in zip(index, shape.dimensions)):
         raise IndexOutOfBoundsError(
             f"index {list(index)} is not inside shape {shape}: expected {shape.rank} "

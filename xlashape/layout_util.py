@@ -7,19 +7,21 @@ from collections.abc import Iterable
 
 from . import byte_sizes, layout_queries, layouts_in_shapes, split_sizes
 from ._validate import as_int, normalize_dimension
+from .errors import IndexOutOfBoundsError
 from .layout import Layout, SplitConfig, Tile, layout_from_fields
 from .primitive_type import PaddingValue
-from .shape import Shape, require_shape, validate_layout
+from .shape import Shape, require_layout, require_shape, validate_layout
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
 
 __all__ = ["LayoutUtil"]
 
 
 def _check_position(layout: Layout, position: object) -> int:
+    """``position`` checked against ``layout``'s rank (a Layout already)."""
     p = as_int(position, "position")
     rank = len(layout.minor_to_major)
     if not 0 <= p < rank:
-        raise IndexError(f"position {p} is out of range for a rank-{rank} layout; expected 0 <= position < {rank}")
+        raise IndexOutOfBoundsError(f"position {p} is out of range for a rank-{rank} layout; expected 0 <= position < {rank}")
     return p
 
 
@@ -84,7 +86,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         Parameters
         ----------
         rank : int
-            The number of dimensions, at least 0.
+            The number of dimensions, from 0 to ``Shape.MAX_RANK`` (64).
 
         Returns
         -------
@@ -93,17 +95,14 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         Raises
         ------
         ValueError
-            For a negative rank.
+            For a negative rank, or one past ``Shape.MAX_RANK`` (64).
 
         Examples
         --------
         >>> xs.LayoutUtil.get_default_layout_for_rank(3)
         Layout(minor_to_major=(2, 1, 0))
         """
-        r = as_int(rank, "rank")
-        if r < 0:
-            raise ValueError(f"rank must be >= 0, got {r}")
-        return Layout(range(r - 1, -1, -1))
+        return layout_queries.make_descending_layout(rank)
 
     @staticmethod
     def get_default_layout_for_shape(shape: Shape | NonArrayShape | str) -> Layout:
@@ -261,12 +260,13 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return require_shape(shape).layout.padding_value
 
     @staticmethod
-    def minor(layout: Layout, physical_dimension_number: int) -> int:
+    def minor(layout: Layout | Shape | str, physical_dimension_number: int) -> int:
         """The dimension at a physical position counting from the most minor.
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
         physical_dimension_number : int
             The position, 0 for the most minor.
 
@@ -285,15 +285,17 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.minor(xs.Layout([2, 0, 1]), 0)
         2
         """
+        layout = require_layout(layout)
         return layout.minor_to_major[_check_position(layout, physical_dimension_number)]
 
     @staticmethod
-    def major(layout: Layout, physical_dimension_number: int) -> int:
+    def major(layout: Layout | Shape | str, physical_dimension_number: int) -> int:
         """The dimension at a physical position counting from the most major.
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
         physical_dimension_number : int
             The position, 0 for the most major.
 
@@ -312,17 +314,19 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.major(xs.Layout([2, 0, 1]), 0)
         1
         """
+        layout = require_layout(layout)
         p = _check_position(layout, physical_dimension_number)
         return layout.minor_to_major[len(layout.minor_to_major) - 1 - p]
 
     @staticmethod
-    def make_logical_to_physical(layout: Layout) -> tuple[int, ...]:
+    def make_logical_to_physical(layout: Layout | Shape | str) -> tuple[int, ...]:
         """For each dimension number, its physical position, 0 being the
         most major (XLA's ``MakeLogicalToPhysical``).
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
 
         Returns
         -------
@@ -333,7 +337,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.make_logical_to_physical(xs.Layout([2, 0, 1]))
         (1, 0, 2)
         """
-        m2m = layout.minor_to_major
+        m2m = require_layout(layout).minor_to_major
         rank = len(m2m)
         result = [0] * rank
         for physical in range(rank):
@@ -341,13 +345,14 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         return tuple(result)
 
     @staticmethod
-    def is_monotonic_with_dim0_major(layout: Layout) -> bool:
+    def is_monotonic_with_dim0_major(layout: Layout | Shape | str) -> bool:
         """Whether minor_to_major is decreasing: dimension 0 is the most
         major, as in NumPy's C order.
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
 
         Returns
         -------
@@ -358,17 +363,18 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.is_monotonic_with_dim0_major(xs.Layout([2, 1, 0]))
         True
         """
-        m2m = layout.minor_to_major
+        m2m = require_layout(layout).minor_to_major
         return all(a > b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
-    def is_monotonic_with_dim0_minor(layout: Layout) -> bool:
+    def is_monotonic_with_dim0_minor(layout: Layout | Shape | str) -> bool:
         """Whether minor_to_major is increasing: dimension 0 is the most
         minor, as in NumPy's Fortran order.
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
 
         Returns
         -------
@@ -379,16 +385,17 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.is_monotonic_with_dim0_minor(xs.Layout([2, 1, 0]))
         False
         """
-        m2m = layout.minor_to_major
+        m2m = require_layout(layout).minor_to_major
         return all(a < b for a, b in itertools.pairwise(m2m))
 
     @staticmethod
-    def human_string(layout: Layout) -> str:
+    def human_string(layout: Layout | Shape | str) -> str:
         """The layout as XLA writes it, such as ``{1,0}``.
 
         Parameters
         ----------
-        layout : Layout
+        layout : Layout, Shape or str
+            A layout, or a shape (or shape text) whose layout is meant.
 
         Returns
         -------
@@ -399,17 +406,18 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.human_string(xs.Layout([1, 0]))
         '{1,0}'
         """
-        return str(layout)
+        return str(require_layout(layout))
 
     @staticmethod
-    def equal(lhs: Layout, rhs: Layout) -> bool:
+    def equal(lhs: Layout | Shape | str, rhs: Layout | Shape | str) -> bool:
         """Whether two layouts are equal in every field: order, padded
         widths, padding value and today's fields (``dynamic_shape_metadata_prefix_bytes``
         included, which XLA's ``Layout::Equal`` skips).
 
         Parameters
         ----------
-        lhs, rhs : Layout
+        lhs, rhs : Layout, Shape or str
+            Layouts, or shapes (or shape text) whose layouts are meant.
 
         Returns
         -------
@@ -420,7 +428,7 @@ element_size_in_bits, memory_space, split_configs, dynamic_shape_metadata_prefix
         >>> xs.LayoutUtil.equal(xs.Layout([1, 0]), xs.Layout([1, 0], [2, 2]))
         False
         """
-        return lhs == rhs
+        return require_layout(lhs, "lhs") == require_layout(rhs, "rhs")
 
     # -- XLA's layout algebra: thin bindings over the modules that hold it --
     # one layout (xlashape.layout_queries)

@@ -21,6 +21,7 @@ Calls on other libraries' arrays (a Dask array, any type with its own
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
@@ -87,20 +88,35 @@ def new_shape(dims: object, order: object, padded_dims: object) -> Shape:
 
 
 def _dims(dims: Any) -> tuple[int, ...]:
-    """NumPy's ``dims``: a sequence of ints or one int (not a bool)."""
+    """NumPy's ``dims``: a sequence of ints or one int (not a bool). Bytes
+    are refused, where NumPy reads their byte values (``b'12'`` as
+    ``(49, 50)``), which no one writing them means."""
     if dims is None:
         raise TypeError("Use () not None as shape arguments")
+    if isinstance(dims, (bytes, bytearray)):
+        raise TypeError(
+            f"dims must be a sequence of integers or a single integer, got "
+            f"{type(dims).__name__} {dims!r}: NumPy would read its byte values "
+            f"{tuple(dims[:8])}{'...' if len(dims) > 8 else ''} as the dimensions, "
+            "which xlashape refuses"
+        )
     if isinstance(dims, memoryview):
         dims = _memoryview_items(dims)
     if (
         type(dims) is not int
         and _is_sequence(dims)
-        and not isinstance(dims, (str, bytes))
+        and not isinstance(dims, str)
         and not (isinstance(dims, np.ndarray) and dims.ndim == 0)
     ):
-        if len(dims) > _MAX_DIMS:  # NumPy checks the length before the entries
+        try:
+            length = len(dims)
+        except OverflowError:  # a length past Py_ssize_t, as NumPy words it
+            raise TypeError(
+                f"expected a sequence of integers or a single integer, got {dims!r}"
+            ) from None
+        if length > _MAX_DIMS:  # NumPy checks the length before the entries
             raise ValueError(
-                f"dims has {len(dims)} entries; NumPy supports at most {_MAX_DIMS} dimensions"
+                f"dims has {length} entries; NumPy supports at most {_MAX_DIMS} dimensions"
             )
         return _int_tuple(dims, "dims")
     if isinstance(dims, (bool, np.bool_)):
@@ -122,10 +138,14 @@ def _memoryview_items(view: memoryview) -> list[Any]:
 
 
 def _int_tuple(values: Any, what: str) -> tuple[int, ...]:
+    """One int per dimension: at most _MAX_DIMS of them are read."""
     items = values.tolist() if isinstance(values, np.ndarray) and values.dtype.kind in "iu" else values
     if isinstance(items, (str, bytes)) or not _is_sequence(items):
         raise TypeError(f"{what} must be a sequence of integers, got {type(values).__name__}")
-    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(items))
+    entries = tuple(itertools.islice(items, _MAX_DIMS + 1))
+    if len(entries) > _MAX_DIMS:
+        raise ValueError(f"{what} has more than {_MAX_DIMS} entries; NumPy supports at most {_MAX_DIMS} dimensions")
+    return tuple(as_int(v, f"{what}[{i}]") for i, v in enumerate(entries))
 
 
 def _order(order: object) -> str | tuple[int, ...]:
@@ -173,10 +193,12 @@ def raise_what_numpy_reads_first(
     try:
         if ravel:
             _check_ravel_rank(len(sizes))
-            _modes(mode, len(sizes))
+            _, late = _read_modes(mode, len(sizes))
             strides_overflow = _size_overflows(sizes if letter == "F" else sizes[::-1])
             if negative and letter not in ("A", "K") and not strides_overflow:
                 _columns(first, len(sizes))
+                if late is not None:
+                    raise late
         elif (negative or letter in ("A", "K")) and not _size_overflows(sizes, stop_at_zero=True):
             _indices(first, "indices")
     except (TypeError, ValueError) as e:
@@ -208,19 +230,50 @@ def _is_sequence(value: object) -> bool:
 
 def _modes(mode: object, rank: int) -> bytes | None:
     """NumPy's clip modes, once or one per dimension, as the kernels' codes;
-    None when every dimension raises."""
+    None when every dimension raises. Every error is raised at once."""
+    codes, late = _read_modes(mode, rank)
+    if late is not None:
+        raise late
+    return codes
+
+
+def _read_modes(mode: object, rank: int) -> tuple[bytes | None, ValueError | None]:
+    """:func:`_modes`, and the ValueError NumPy raises only once it has read
+    the multi_index: for an integer mode (a C int) outside 0..2, which NumPy
+    notes and reads on (its TypeError for non-integer indices, or its
+    ValueError for a multi_index of the wrong length, comes first). A text
+    mode NumPy cannot read after such an integer raises that error instead
+    of its own; every other error is raised at once."""
     if mode is None or (isinstance(mode, str) and mode == "raise"):
-        return None
+        return None, None
     if isinstance(mode, (tuple, list)):
         if len(mode) != rank:
             raise ValueError(f"list of clipmodes has wrong length ({len(mode)} instead of {rank})")
-        codes = bytes(_mode_code(m) for m in mode)
+        items: Sequence[object] = mode
     else:
-        codes = bytes([_mode_code(mode)]) * rank
-    return codes if any(codes) else None
+        items = (mode,)
+    codes = bytearray()
+    late = None
+    for item in items:
+        error = _late_mode_error(item)
+        if error is not None:
+            late = late or error
+            codes.append(_batch.RAISE)  # never run: late is raised first
+            continue
+        try:
+            codes.append(_mode_code(item))
+        except ValueError:
+            if late is not None:
+                raise late from None
+            raise
+    if items is not mode:  # one mode for every dimension
+        codes *= rank
+    return (bytes(codes) if any(codes) else None), late
 
 
 def _mode_code(mode: object) -> int:
+    """One mode's code: text, or a number 0..2 (_late_mode_error takes the
+    other C ints)."""
     if mode is None:
         return _batch.RAISE
     if isinstance(mode, bytes):
@@ -233,18 +286,30 @@ def _mode_code(mode: object) -> int:
         if isinstance(mode, (bool, np.bool_)):
             raise TypeError
         number = operator.index(mode)  # type: ignore[arg-type]  # TypeError is the check
-        if not _C_INT_MIN <= number <= _C_INT_MAX:
+        if number not in _NUMPY_MODE_NUMBERS:
             raise TypeError
     except TypeError:
         raise TypeError(
             f"clipmode not understood: expected 'clip', 'raise' or 'wrap', got {mode!r}"
         ) from None
-    if number not in _NUMPY_MODE_NUMBERS:
-        raise ValueError(
+    return _batch.MODES[_NUMPY_MODE_NUMBERS[number]]
+
+
+def _late_mode_error(mode: object) -> ValueError | None:
+    """The ValueError for one integer mode (a C int) outside 0..2, which
+    NumPy raises late (see _read_modes); None for any other mode."""
+    if mode is None or isinstance(mode, (bool, np.bool_, str, bytes)):
+        return None
+    try:
+        number = operator.index(mode)  # type: ignore[arg-type]  # TypeError is the check
+    except TypeError:
+        return None
+    if _C_INT_MIN <= number <= _C_INT_MAX and number not in _NUMPY_MODE_NUMBERS:
+        return ValueError(
             f"integer clipmode must be RAISE, WRAP, or CLIP from 'numpy._core.multiarray' "
             f"(0, 1 or 2), got {number}"
         )
-    return _batch.MODES[_NUMPY_MODE_NUMBERS[number]]
+    return None
 
 
 # -- index arrays --------------------------------------------------------------
@@ -328,15 +393,19 @@ def ravel_shaped(shape: Shape, multi_index: Any, mode: Any, out: Any, threads: A
     """``ravel_multi_index`` of any ``multi_index`` into ``shape``."""
     rank = shape.rank
     _check_ravel_rank(rank)
-    codes = _modes(mode, rank)
+    codes, late = _read_modes(mode, rank)
     if type(multi_index) is np.ndarray and multi_index.ndim == 2 and rank and len(multi_index) == rank:
         # (rank, N): its transpose is an (N, rank) batch, read in place; for
         # the common ``a.T`` of a C-ordered (N, rank) array, row by row. (A
         # subclass is read as a sequence, as NumPy reads it: the rows of an
         # np.matrix are (1, N).)
         rows = _indices(multi_index, "multi_index").T
+        if late:
+            raise late
         return _batch.ravel_array(shape._plan, rows, codes, out, threads, multi_index)
     flat, result_shape = _columns(multi_index, rank)
+    if late:
+        raise late
     if not flat:  # rank 0: the one multi-index () is at 0
         if out is None:
             return _ZERO

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -23,14 +23,16 @@ from ._batch import check_out
 from ._boxes import write_boxes
 from ._convert import ravel, unravel
 from ._validate import as_int_tuple
+from .errors import IndexOutOfBoundsError
 from .shape import Shape, require_shape
 from .tiling import Digits, Group
 
 __all__ = ["for_each_index", "indices_in_physical_order"]
 
-_CHUNK = 1 << 14  # rows for_each_index materialises at a time
+_CHUNK = 1 << 14  # rows for_each_index makes at a time
 _BOX = 64  # rows a box holds where the region allows: enough to make its first row's cost small
 _BOX_CUT = 1 << 12  # rows past which a box is cut, so that the threads share many of them
+_INTP_MAX = int(np.iinfo(np.intp).max)
 
 
 class _Region(NamedTuple):
@@ -46,11 +48,13 @@ def _region(
     incr: Sequence[int] | None,
 ) -> _Region:
     """The region checked: one entry per dimension, every visited index
-    inside the shape."""
+    inside the shape. The region of a shape with no elements is empty
+    (every count 0, whatever was given); a dimension visited once has an
+    ``incr`` of 1, so that every entry of a region fits in int64."""
     rank = shape.rank
-    b = (0,) * rank if base is None else as_int_tuple(base, "base")
-    c = shape.dimensions if count is None else as_int_tuple(count, "count")
-    s = (1,) * rank if incr is None else as_int_tuple(incr, "incr")
+    b = (0,) * rank if base is None else as_int_tuple(base, "base", per_dimension=True)
+    c = shape.dimensions if count is None else as_int_tuple(count, "count", per_dimension=True)
+    s = (1,) * rank if incr is None else as_int_tuple(incr, "incr", per_dimension=True)
     for name, values in (("base", b), ("count", c), ("incr", s)):
         if len(values) != rank:
             raise ValueError(f"{name} has {len(values)} entries, but the shape has {rank} dimensions: {shape}")
@@ -63,12 +67,14 @@ def _region(
         n = -(-c[d] // s[d]) if c[d] else 1
         last = b[d] + (n - 1) * (s[d] if c[d] else 0)
         if shape.element_count and last >= shape.dimensions[d]:
-            raise IndexError(
+            raise IndexOutOfBoundsError(
                 f"dimension {d}: the region reaches index {last}, outside the extent "
                 f"{shape.dimensions[d]} of {shape}"
             )
         steps.append(n)
-    return _Region(b, tuple(steps) if shape.element_count else (0,) * rank, s)
+    if not shape.element_count:
+        return _Region((0,) * rank, (0,) * rank, (1,) * rank)
+    return _Region(b, tuple(steps), tuple(s[d] if steps[d] > 1 else 1 for d in range(rank)))
 
 
 def _endless_cycle(
@@ -197,7 +203,9 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
     tiled array's most minor axes, as many as make _BOX positions: digits
     of dimensions the region covers whole (and the tiles do not pad), and
     lowest digits of other dimensions, one each. None where the most minor
-    axis of more than one element is neither.
+    axis of more than one element is neither, or where the outer array
+    would be many times larger than the region (a small region of a large
+    buffer).
 
     The other axes (the outer ones) are a small array, the boxes' size
     times smaller than the buffer. Over it, one broadcast condition per
@@ -222,6 +230,8 @@ def _tiled_boxes(shape: Shape, region: _Region, form: Digits) -> _Boxes | None:
     if not inner:
         return None
     outer = [axis.extent for axis in axes[:split]]
+    if math.prod(outer) > 4 * math.prod(region.steps) + _BOX_CUT:
+        return None  # a region small in its buffer: sorted by offset (region-sized) instead
     box = math.prod(axis.extent for axis in axes[split:])
     keep: NDArray[np.bool_] = np.ones([1] * split, dtype=bool)
     skipped: NDArray[np.int64] = np.zeros([1] * split, dtype=np.int64)
@@ -330,13 +340,25 @@ def for_each_index(
         while not stopped:
             for_each_index(shape, base, cycle, incr, until_stopped)
         return
-    boxes = _layout_boxes(shape, _region(shape, base, count, incr))
-    per = max(1, _CHUNK // max(1, int(np.prod(boxes.counts[0])) if boxes.counts.size else 1))  # boxes at a time
-    for start in range(0, boxes.starts.shape[0], per):
-        chunk = boxes._replace(starts=boxes.starts[start : start + per], counts=boxes.counts[start : start + per])
-        for row in chunk.rows().tolist():
+    for rows in _layout_order_chunks(shape, _region(shape, base, count, incr)):
+        for row in rows.tolist():
             if visitor(tuple(row)) is False:
                 return
+
+
+def _layout_order_chunks(shape: Shape, region: _Region) -> Iterator[NDArray[np.int64]]:
+    """The region's indices in the layout's order, _CHUNK rows at a time,
+    each chunk made from its rows' positions in that order: nothing is
+    built for the whole region, so the first chunk comes at once whatever
+    the region's size."""
+    total = math.prod(region.steps)
+    for start in range(0, total, _CHUNK):
+        position = np.arange(start, min(start + _CHUNK, total), dtype=np.int64)
+        rows = np.empty((position.size, shape.rank), dtype=np.int64)
+        for d in shape.layout.minor_to_major:  # the most minor dimension changes fastest
+            position, step = np.divmod(position, region.steps[d])
+            rows[:, d] = step * region.incr[d] + region.base[d]
+        yield rows
 
 
 def indices_in_physical_order(
@@ -369,8 +391,9 @@ def indices_in_physical_order(
     Raises
     ------
     ValueError, IndexError
-        As :func:`for_each_index`, and ValueError for an ``incr`` of 0
-        where the count is not 0 (an endless region).
+        As :func:`for_each_index`; ValueError too for an ``incr`` of 0
+        where the count is not 0 (an endless region), and for a region
+        whose indices no NumPy array can hold.
 
     Examples
     --------
@@ -390,6 +413,13 @@ def indices_in_physical_order(
             "for_each_index walks such a region until its visitor stops"
         )
     region = _region(shape, base, cycle, incr)
+    size = math.prod(region.steps)
+    if size * shape.rank * 8 > _INTP_MAX:
+        raise ValueError(
+            f"the region holds {size} indices of {shape}: an ({size}, {shape.rank}) int64 "
+            f"array of them is larger than NumPy's maximum size ({_INTP_MAX} bytes); "
+            "ShapeUtil.for_each_index visits them one by one"
+        )
     if not shape.is_tiled or not shape.element_count:
         return _layout_boxes(shape, region).rows()
     form = tiling.digits(shape.dimensions, shape.layout.minor_to_major, shape.layout.tiles)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import difflib
 import enum
 import re
+import warnings
 
 import numpy as np
+
+from ._validate import as_dtype
 
 __all__ = ["PrimitiveType", "PaddingValue"]
 
@@ -183,6 +186,11 @@ class PrimitiveType(enum.IntEnum):
         ------
         ValueError
             For a dtype with no XLA element type (strings, objects, ...).
+        TypeError
+            For anything NumPy does not read as a dtype. Text is read as a
+            dtype's name or type code only (``"float32"``, ``">c16"``):
+            NumPy's structured dtype text (``"i4,i4"``) has no XLA element
+            type, and is not evaluated.
 
         Examples
         --------
@@ -191,7 +199,7 @@ class PrimitiveType(enum.IntEnum):
         >>> xs.PrimitiveType.from_dtype(">c16")
         <PrimitiveType.C128: 18>
         """
-        dt = np.dtype(dtype)
+        dt = as_dtype(dtype)
         try:
             return _BY_DTYPE[dt.newbyteorder("=")]
         except KeyError:
@@ -354,8 +362,10 @@ def _suggestion(text: object) -> str:
     if not isinstance(text, str):
         return ""
     try:
-        dtype = np.dtype(text)
-    except TypeError:
+        with warnings.catch_warnings():  # a deprecated alias ('a') is no hint
+            warnings.simplefilter("ignore", DeprecationWarning)
+            dtype = as_dtype(text)
+    except TypeError:  # as_dtype never evaluates text, so refuses this way only
         dtype = None
     if dtype is not None and dtype in _BY_DTYPE:
         return f" (NumPy reads it as {dtype}, XLA's {_BY_DTYPE[dtype].text!r})"

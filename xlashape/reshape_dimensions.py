@@ -121,7 +121,7 @@ def reshape_leaves_dimensions_unmodified(
     >>> print(xs.ShapeUtil.reshape_leaves_dimensions_unmodified(a, b, [0]))
     None
     """
-    wanted = as_int_tuple(input_dim_indices, "input_dim_indices")
+    wanted = as_int_tuple(input_dim_indices, "input_dim_indices", per_dimension=True)
     if list(wanted) != sorted(wanted):
         return None
     unmodified = dict(dimensions_unmodified_by_reshape(from_shape, to_shape))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Iterable
 
@@ -12,12 +13,13 @@ from . import jax_interop, tiling
 from ._frozen import Frozen
 from ._plan import LayoutPlan
 from ._tiled import TiledPlan
-from ._validate import INT64_MAX, as_int_tuple, normalize_dimension
+from ._validate import INT64_MAX, MAX_RANK, as_int_tuple, normalize_dimension
+from .errors import SizeOverflowError
 from .layout import Layout
 from .primitive_type import PrimitiveType
 from .strides import layout_from_strides
 
-__all__ = ["UNBOUNDED_SIZE", "Shape", "require_shape", "validate_layout"]
+__all__ = ["UNBOUNDED_SIZE", "Shape", "require_layout", "require_shape", "validate_layout"]
 
 # XLA's Shape::kUnboundedSize: the size of an unbounded dynamic dimension ('?').
 UNBOUNDED_SIZE = -(2**63)
@@ -109,10 +111,12 @@ class Shape(Frozen):
     Raises
     ------
     ValueError
-        For a negative size, a layout that does not fit, or a non-array
-        element type (TUPLE, OPAQUE, TOKEN).
-    OverflowError
-        When the padded element count does not fit in int64.
+        For a negative size, a layout that does not fit, a non-array
+        element type (TUPLE, OPAQUE, TOKEN), or more than ``Shape.MAX_RANK``
+        (64, NumPy's limit) dimensions.
+    SizeOverflowError
+        When the padded element count does not fit in int64: a subclass
+        of both OverflowError and ValueError.
     TypeError
         For arguments of the wrong type.
 
@@ -132,6 +136,8 @@ class Shape(Frozen):
     #: The size of an unbounded dynamic dimension (``?``), XLA's
     #: ``Shape::kUnboundedSize``.
     UNBOUNDED_SIZE = UNBOUNDED_SIZE
+    #: The most dimensions a shape (and a layout) has: 64, NumPy's limit.
+    MAX_RANK = MAX_RANK
 
     __slots__ = ("_element_type", "_dimensions", "_layout", "_dynamic", "_layout_plan")
     _element_type: PrimitiveType
@@ -153,7 +159,7 @@ class Shape(Frozen):
                 f"{etype.name} is not an array element type; a Shape here "
                 "describes arrays only"
             )
-        dims = as_int_tuple(dimensions, "dimensions")
+        dims = as_int_tuple(dimensions, "dimensions", per_dimension=True)
         dynamic = _dynamic_flags(dynamic_dimensions, dims)
         for i, size in enumerate(dims):
             if size < 0 and not (size == UNBOUNDED_SIZE and dynamic[i]):
@@ -183,7 +189,7 @@ class Shape(Frozen):
         widths = layout.padded_dimensions or dims
         for i, width in enumerate(widths):
             if width > INT64_MAX:
-                raise OverflowError(
+                raise SizeOverflowError(
                     f"dimension {i} has size or padded width {width}, more than the "
                     f"int64 maximum {INT64_MAX}"
                 )
@@ -194,7 +200,7 @@ class Shape(Frozen):
             count = math.prod(widths)
             what = f"padded widths {list(widths)}"
         if count > INT64_MAX:
-            raise OverflowError(
+            raise SizeOverflowError(
                 f"shape {etype.text}[{','.join(map(str, dims))}] holds {count} "
                 f"elements ({what}), more than the int64 maximum {INT64_MAX}"
             )
@@ -655,8 +661,9 @@ class Shape(Frozen):
         """The strides (in bytes) of a NumPy array of these dimensions over
         the linear buffer, as ``np.ndarray(..., strides=)`` takes them.
 
-        They are ``byte_strides``, checked to fit NumPy's intp (OverflowError
-        otherwise). In a shape with no elements no stride is ever used, and
+        They are ``byte_strides``, checked to fit NumPy's intp
+        (:class:`~xlashape.errors.SizeOverflowError`, an OverflowError and a
+        ValueError, otherwise). In a shape with no elements no stride is ever used, and
         those too large for intp are given as 0.
 
         Examples
@@ -670,7 +677,7 @@ class Shape(Frozen):
         for dim, stride in enumerate(self.byte_strides):
             if stride > _INTP_MAX:
                 if not empty:
-                    raise OverflowError(
+                    raise SizeOverflowError(
                         f"dimension {dim} of shape {self} has a stride of {stride} "
                         f"bytes, more than NumPy's maximum {_INTP_MAX}"
                     )
@@ -736,7 +743,7 @@ def _dynamic_flags(values: Iterable[bool], dims: tuple[int, ...]) -> tuple[bool,
         raise TypeError(
             f"dynamic_dimensions must be a sequence of booleans, got {type(values).__name__}"
         )
-    flags = tuple(values)
+    flags = tuple(itertools.islice(values, rank + 1))  # an endless iterable ends too
     if not flags:
         return tuple(size == UNBOUNDED_SIZE for size in dims)
     if len(flags) != rank:
@@ -762,6 +769,21 @@ def require_shape(value: object, name: str = "shape") -> Shape:
     raise TypeError(
         f"{name} must be a Shape, got {type(value).__name__}; shape text such as "
         "'f32[2,3]{1,0}' is taken too"
+    )
+
+
+def require_layout(value: object, name: str = "layout") -> Layout:
+    """``value`` itself if it is a Layout, else the layout of the Shape
+    :func:`require_shape` reads it as (a Shape or shape text); TypeError
+    naming what was expected otherwise. The one place where a public
+    function's Layout argument is read."""
+    if isinstance(value, Layout):
+        return value
+    if isinstance(value, (Shape, str)):
+        return require_shape(value, name).layout
+    raise TypeError(
+        f"{name} must be a Layout, a Shape or shape text such as 'f32[2,3]{{1,0}}', "
+        f"got {type(value).__name__}"
     )
 
 

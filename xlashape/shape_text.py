@@ -11,12 +11,20 @@ it, rather than read a padded buffer as an unpadded one).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from typing import NoReturn
 
-from ._validate import INT64_MAX
-from .layout import PADDING_ATTRIBUTE, PADDING_VALUES_BY_NAME, Layout, SplitConfig, Tile
+from ._validate import INT64_MAX, MAX_RANK, MAX_TILES
+from .layout import (
+    PADDING_ATTRIBUTE,
+    PADDING_VALUES_BY_NAME,
+    Layout,
+    SplitConfig,
+    Tile,
+    too_many_tiles,
+)
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import UNBOUNDED_SIZE, Shape
 from .tuple_shape import MAX_TUPLE_DEPTH, AnyShape, NonArrayShape, TupleShape
@@ -40,7 +48,9 @@ _INTEGER_ATTRIBUTES = {
 }
 # '+' and '~' occur only in sparse dimension level types (D(C+~)): read as
 # tokens so that the D attribute is refused with its reason.
-_TOKEN = re.compile(r"\s*(<=|[A-Za-z][A-Za-z0-9]*|\d+|[#*?()\[\]{},:+~])", re.ASCII)
+# Any other character is read as an empty token (the group does not take
+# it), an unexpected character: one findall reads the whole text.
+_TOKEN = re.compile(r"\s*(?:(<=|[A-Za-z][A-Za-z0-9]*|\d+|[#*?()\[\]{},:+~])|\S)", re.ASCII)
 
 
 def human_string(shape: AnyShape) -> str:
@@ -63,32 +73,30 @@ def human_string_with_layout(shape: AnyShape) -> str:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens: list[tuple[str, int]] = []
-        position = 0
-        while position < len(text):
-            match = _TOKEN.match(text, position)
-            if match is None:
-                if text[position:].strip() == "":
-                    break
-                raise ValueError(
-                    f"cannot parse shape {text!r}: unexpected character "
-                    f"{text[position]!r} at position {position}"
-                )
-            self.tokens.append((match.group(1), match.start(1)))
-            position = match.end()
+        # Tokens only: a token's position is found again for a message.
+        self.tokens: list[str] = _TOKEN.findall(text.rstrip())
         self.k = 0
         self.depth = 0  # tuples open at the current token
+        if "" in self.tokens:
+            self.k = self.tokens.index("")
+            position = self.position(self.k)
+            self.fail(f"unexpected character {text[position]!r} at position {position}")
 
     def fail(self, reason: str) -> NoReturn:
         raise ValueError(f"cannot parse shape {self.text!r}: {reason}")
 
+    def position(self, k: int) -> int:
+        """Where token ``k`` starts in the text."""
+        match = next(itertools.islice(_TOKEN.finditer(self.text), k, None))
+        return match.start(1) if match[1] else match.end() - 1
+
     def peek(self) -> str | None:
-        return self.tokens[self.k][0] if self.k < len(self.tokens) else None
+        return self.tokens[self.k] if self.k < len(self.tokens) else None
 
     def take(self, expected: str | None = None, what: str = "") -> str:
         token = self.peek()
         if token is None or (expected is not None and token != expected):
-            where = "the end" if token is None else f"{token!r} at position {self.tokens[self.k][1]}"
+            where = "the end" if token is None else f"{token!r} at position {self.position(self.k)}"
             self.fail(f"expected {what or repr(expected)}, found {where}")
         self.k += 1
         return token
@@ -96,14 +104,14 @@ class _Parser:
     def number(self, what: str) -> int:
         token = self.take(what=what)
         if not token.isdigit():
-            self.fail(f"expected {what}, found {token!r} at position {self.tokens[self.k - 1][1]}")
+            self.fail(f"expected {what}, found {token!r} at position {self.position(self.k - 1)}")
         try:
             value = int(token)
         except ValueError as e:  # more digits than int() converts
             self.fail(f"{what}: {e}")
         if value > INT64_MAX:  # XLA's lexer reads every integer as an int64
             self.fail(
-                f"{what} {token} at position {self.tokens[self.k - 1][1]} is more than "
+                f"{what} {token} at position {self.position(self.k - 1)} is more than "
                 f"the int64 maximum {INT64_MAX}, and XLA reads every integer as an int64"
             )
         return value
@@ -113,7 +121,7 @@ class _Parser:
             if self.depth == MAX_TUPLE_DEPTH:
                 self.fail(
                     f"tuples nest at most {MAX_TUPLE_DEPTH} deep (protobuf's recursion limit "
-                    f"for a ShapeProto); '(' at position {self.tokens[self.k][1]} opens one more"
+                    f"for a ShapeProto); '(' at position {self.position(self.k)} opens one more"
                 )
             self.take("(")
             self.depth += 1
@@ -198,6 +206,8 @@ class _Parser:
                 seen.add(letter)
                 if letter == "T":
                     while self.peek() == "(":
+                        if len(tiles) == MAX_TILES:  # refused before reading more
+                            self.fail(too_many_tiles())
                         tiles.append(self.tile())
                     if not tiles:
                         self.fail("T must be followed by at least one tile, as in T(8,128)")
@@ -268,6 +278,8 @@ class _Parser:
         self.take("(")
         sizes: list[int] = []
         while self.peek() != ")":
+            if len(sizes) == MAX_RANK:  # refused before reading more
+                self.fail(f"a tile has at most Shape.MAX_RANK = {MAX_RANK} sizes, got more")
             if sizes:
                 self.take(",", "',' between tile sizes")
             if self.peek() == "*":

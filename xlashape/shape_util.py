@@ -28,6 +28,7 @@ from . import (
     tuple_helpers,
 )
 from ._validate import as_int
+from .errors import IndexOutOfBoundsError
 from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
 from .shape import Shape
@@ -248,7 +249,7 @@ class ShapeUtil:
         elements = _tuple(shape).tuple_shapes
         i = as_int(index, "index")
         if not 0 <= i < len(elements):
-            raise IndexError(
+            raise IndexOutOfBoundsError(
                 f"tuple element index {i} is out of range for a tuple of "
                 f"{len(elements)} elements; expected 0 <= index < {len(elements)}"
             )

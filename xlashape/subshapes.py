@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from ._validate import as_int_tuple
+from .errors import IndexOutOfBoundsError
 from .shape import Shape
 from .shape_equality import require_any_shape
 from .tuple_shape import AnyShape, NonArrayShape, TupleShape
@@ -82,12 +83,12 @@ def get_subshape(shape: AnyShape, index: Iterable[int]) -> AnyShape:
     path = as_int_tuple(index, "index")
     for step, i in enumerate(path):
         if not isinstance(current, TupleShape):
-            raise IndexError(
+            raise IndexOutOfBoundsError(
                 f"shape index {path} is not valid for {shape}: the sub-shape at "
                 f"{path[:step]} is {current}, not a tuple"
             )
         if not 0 <= i < len(current):
-            raise IndexError(
+            raise IndexOutOfBoundsError(
                 f"shape index {path} is not valid for {shape}: entry {step} is {i}, "
                 f"but the tuple there has {len(current)} elements"
             )

@@ -72,12 +72,12 @@ def _walk(
     exprs: list[tuple[int, int, int] | None] = [(g, 1, 0) for g in range(len(groups))]
     for tile in tiles:
         sizes = tile.dimensions
-        while len(extents) < len(sizes):  # a tile longer than the rank: leading 1s
-            groups.append(Group((), 1))
-            extents.insert(0, 1)
-            exprs.insert(0, (len(groups) - 1, 1, 0))
+        lead = len(sizes) - len(extents)
+        if lead > 0:  # a tile longer than the rank: leading 1s, the last added most major
+            exprs[:0] = [(g, 1, 0) for g in range(len(groups) + lead - 1, len(groups) - 1, -1)]
+            extents[:0] = [1] * lead
+            groups.extend(Group((), 1) for _ in range(lead))
         k = len(sizes)
-        head_e, head_x = extents[: len(extents) - k], exprs[: len(exprs) - k]
         kept: list[tuple[int, tuple[int, int, int] | None, int]] = []
         carry: tuple[int, tuple[int, int, int] | None] | None = None
         for extent, expr, size in zip(extents[-k:], exprs[-k:], sizes):
@@ -91,8 +91,10 @@ def _walk(
         outer_e = [-(-extent // size) for extent, _, size in kept]
         outer_x = [_split(expr, size, outer=True) for _, expr, size in kept]
         inner_x = [_split(expr, size, outer=False) for _, expr, size in kept]
-        extents = head_e + outer_e + [size for _, _, size in kept]
-        exprs = head_x + outer_x + inner_x
+        # Only the last k entries change: replaced in place, so that many
+        # tiles take time linear in their number.
+        extents[len(extents) - k :] = outer_e + [size for _, _, size in kept]
+        exprs[len(exprs) - k :] = outer_x + inner_x
     return extents, exprs, groups
 
 
@@ -187,11 +189,12 @@ def program(dimensions: Sequence[int], minor_to_major: Sequence[int], tiles: Seq
     slots = len(dimensions)
     for tile in tiles:
         sizes = tile.dimensions
-        while len(extents) < len(sizes):  # a tile longer than the array: leading 1s
-            ops.append(Op("lead", (), (slots,), 1, 1))
-            coords.insert(0, slots)
-            extents.insert(0, 1)
-            slots += 1
+        lead = len(sizes) - len(extents)
+        if lead > 0:  # a tile longer than the array: leading 1s, the last added most major
+            ops.extend(Op("lead", (), (slot,), 1, 1) for slot in range(slots, slots + lead))
+            coords[:0] = range(slots + lead - 1, slots - 1, -1)
+            extents[:0] = [1] * lead
+            slots += lead
         first = len(extents) - len(sizes)
         outer: list[tuple[int, int]] = []
         inner: list[tuple[int, int]] = []
