@@ -69,8 +69,11 @@ AFRESH = _last_flavour() != FLAVOUR
 CSRC = "xlashape/csrc"
 # One file per CPU level (csrc/levels.h lists them), and what they share.
 LEVELS = ["kernels_baseline.c", "kernels_avx2.c", "kernels_avx512.c"]
-KERNELS = ["dispatch.c", "pool.c", "kernels_generic.c", *LEVELS, "result_cache.c", "tiled.c",
-           "relayout.c"]
+# The level files first, the largest first: they take nearly all of the
+# compile time (about 65, 50 and 20 s of CPU on an AMD EPYC), so starting
+# them first keeps every CPU busy to the end of the build.
+KERNELS = [*reversed(LEVELS), "dispatch.c", "pool.c", "kernels_generic.c", "result_cache.c",
+           "tiled.c", "relayout.c"]
 SOURCES = {
     "_plan": [],
     "_batch": [f"{CSRC}/{name}" for name in KERNELS],
@@ -105,7 +108,7 @@ def _cython_source(name: str) -> str:
 extensions = [
     Extension(
         f"xlashape.{name}",
-        [_cython_source(name), *sources],
+        [*sources, _cython_source(name)],
         include_dirs=[np.get_include(), CSRC],
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,

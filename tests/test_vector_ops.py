@@ -25,7 +25,6 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from oracles import numpy_ravel, numpy_unravel
-
 from vec_check.build import load
 
 import xlashape as xs

@@ -183,7 +183,7 @@ def linear_index(shape: Shape, indices: Iterable[int]) -> int:
     return offset
 
 
-def move_dim_to_minor(layout: Layout, dim: int) -> Layout:
+def move_dim_to_minor(layout: Layout | Shape | str, dim: int) -> Layout:
     """The layout with dimension ``dim`` made the most minor, the others
     keeping their order and every other field kept (XLA's
     ``LayoutUtil::MoveDimToMinor``).
@@ -198,12 +198,13 @@ def move_dim_to_minor(layout: Layout, dim: int) -> Layout:
     >>> print(xs.LayoutUtil.move_dim_to_minor(xs.Layout([2, 0, 1], tiles=[(8, 128)]), 1))
     {1,2,0:T(8,128)}
     """
+    layout = require_layout(layout)
     d = as_int(dim, "dim")
     _positions(layout, (d,))
     return replace_layout(layout, minor_to_major=(d, *(m for m in layout.minor_to_major if m != d)))
 
 
-def last_dim_is_minor_most(layout: Layout) -> bool:
+def last_dim_is_minor_most(layout: Layout | Shape | str) -> bool:
     """Whether the last dimension is the most minor, as in the default
     layout (true for a rank-0 layout, which has no dimension to misplace).
 
@@ -212,11 +213,11 @@ def last_dim_is_minor_most(layout: Layout) -> bool:
     >>> xs.LayoutUtil.last_dim_is_minor_most(xs.Layout([2, 0, 1])), xs.LayoutUtil.last_dim_is_minor_most(xs.Layout([0, 2, 1]))
     (True, False)
     """
-    order = layout.minor_to_major
+    order = require_layout(layout).minor_to_major
     return not order or order[0] == len(order) - 1
 
 
-def is_untiled_layout(layout: Layout) -> bool:
+def is_untiled_layout(layout: Layout | Shape | str) -> bool:
     """Whether the layout has no tiles (``T(...)``): elements lie in the
     order ``minor_to_major`` gives, with no tile padding.
 
@@ -225,7 +226,7 @@ def is_untiled_layout(layout: Layout) -> bool:
     >>> xs.LayoutUtil.is_untiled_layout(xs.Layout([1, 0])), xs.LayoutUtil.is_untiled_layout(xs.Layout([1, 0], tiles=[(8, 128)]))
     (True, False)
     """
-    return not layout.tiles
+    return not require_layout(layout).tiles
 
 
 
@@ -262,7 +263,7 @@ def get_default_layout_for_r4() -> Layout:
     return make_descending_layout(4)
 
 
-def has_descending_layout(layout: Layout) -> bool:
+def has_descending_layout(layout: Layout | Shape | str) -> bool:
     """Whether ``minor_to_major`` is descending, ``{n-1,...,0}`` (XLA's
     ``HasDescendingLayout``).
 
@@ -271,11 +272,11 @@ def has_descending_layout(layout: Layout) -> bool:
     >>> xs.LayoutUtil.has_descending_layout(xs.Layout([2, 1, 0])), xs.LayoutUtil.has_descending_layout(xs.Layout([0, 1]))
     (True, False)
     """
-    order = layout.minor_to_major
+    order = require_layout(layout).minor_to_major
     return all(a > b for a, b in itertools.pairwise(order))
 
 
-def has_ascending_layout(layout: Layout) -> bool:
+def has_ascending_layout(layout: Layout | Shape | str) -> bool:
     """Whether ``minor_to_major`` is ascending, ``{0,...,n-1}`` (XLA's
     ``HasAscendingLayout``).
 
@@ -284,5 +285,5 @@ def has_ascending_layout(layout: Layout) -> bool:
     >>> xs.LayoutUtil.has_ascending_layout(xs.Layout([0, 1])), xs.LayoutUtil.has_ascending_layout(xs.Layout([1, 0]))
     (True, False)
     """
-    order = layout.minor_to_major
+    order = require_layout(layout).minor_to_major
     return all(a < b for a, b in itertools.pairwise(order))

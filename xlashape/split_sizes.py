@@ -10,6 +10,7 @@ import itertools
 import math
 
 from ._validate import as_int
+from .errors import IndexOutOfBoundsError
 from .layout import SplitConfig
 from .shape import UNBOUNDED_SIZE, Shape, require_shape
 
@@ -50,7 +51,9 @@ def max_split_size(shape: Shape, dim: int) -> int:
     shape = require_shape(shape)
     d = as_int(dim, "dim")
     if not 0 <= d < shape.rank:
-        raise IndexError(f"dim {d} is out of range for a rank-{shape.rank} shape; expected 0 <= dim < {shape.rank}")
+        raise IndexOutOfBoundsError(
+            f"dim {d} is out of range for a rank-{shape.rank} shape; expected 0 <= dim < {shape.rank}"
+        )
     size = shape.dimensions[d]
     for config in shape.layout.split_configs:
         if _config_dimension(shape, config.dimension, config) == d:
