@@ -18,9 +18,9 @@ import sys
 
 import numpy as np
 import pytest
+from command_line import command_env, stderr_on_a_terminal
 from hypothesis import given
 from hypothesis import strategies as st
-from command_line import command_env, stderr_on_a_terminal
 
 from xlashape import bench, bench_report
 from xlashape.bench_report import Column, Section, field

@@ -14,7 +14,13 @@ import numpy as np
 import pytest
 
 from xlashape import bench, bench_relayout, convert
-from xlashape.bench_peers import _ravel_unchecked, cpu_device, jax_call, numba_call, ravel_unchecked_call
+from xlashape.bench_peers import (
+    _ravel_unchecked,
+    cpu_device,
+    jax_call,
+    numba_call,
+    ravel_unchecked_call,
+)
 from xlashape.buffers import from_linear, to_linear
 from xlashape.shape_text import parse_array_shape_string
 

@@ -1,20 +1,25 @@
 """``xlashape bench``: CPU throughput side by side with NumPy (and numba).
 
 Every case runs xlashape, NumPy's best equivalent, numba's loops (when
-numba is installed: bounds-checked, and unchecked with a static rank) and a
-single-thread ``np.copyto`` on identical input in the same process,
+numba is installed: bounds-checked, and unchecked with a static rank),
+JAX's jitted functions (when JAX is installed; on the CPU, whatever JAX's
+default device) and the copy limit on identical input in the same process,
 interleaved round by round so that a busy neighbour slows them alike. The
-"copy limit" copies half of the bytes the operation reads plus writes, so
-that the copy's own reads and writes move as many bytes as the operation;
-glibc's memmove streams its stores (non-temporal stores) from its threshold
-on, and each case says whether its copy did. Buffers are warm (allocated
+"copy limit" is ``np.copyto`` of half of the bytes the operation reads
+plus writes, so that the copy's own reads and writes move as many bytes as
+the operation: on one thread and, for a case on several threads, split
+over as many, the faster of the two. glibc's memmove streams its stores
+(non-temporal stores) from its threshold on, and each case says whether
+its copy did. Buffers are warm (allocated
 and touched before timing), except in the "without out=" columns, which
 time the common call that allocates its result: once as a loop that drops
 each result (the result cache then hands the freed memory to the next
 call), and once with the cache emptied first, as when every earlier result
-is still alive (fresh memory, page faults and all). Each figure is a median
-over rounds; the copy ratio also gives its spread (25th-75th percentile
-over rounds). A tiled case also times its call and the same call on the
+is still alive (fresh memory, page faults and all). Each time is a median
+over rounds; a ratio to NumPy or to the copy limit is the median over
+rounds of the two calls' ratio in each, with its spread (25th-75th
+percentile over rounds), and a spread wider than WIDE_SPREAD of its median
+is marked as a busy machine's. A tiled case also times its call and the same call on the
 untiled (row-major) layout, the two alone taking turns: "time / row-major"
 is the tiled layout's cost. Likewise a case in mode 'clip' or 'wrap' (and
 each drop-in ravel in those modes) times the same call in mode 'raise'
@@ -24,16 +29,19 @@ call (rank 4, int64) into an ``out=`` whose data starts 16 bytes past a
 boundary, the two taking turns. Only ratios measured in the same run are
 reported.
 
-What it prints: a summary first (how many times faster than NumPy, what
-fraction of the copy limit, on which CPU, vendor and level, whether the
-copy streamed its stores), then, with ``--full``, every measurement in
-tables at most 100 columns wide; ``--json`` and ``--markdown`` write them
-to files. Measurements are records (dicts) in sections, shown by the
+What it prints: a summary first (what xlashape does; on which CPU, vendor
+and level; how many times faster than NumPy and what fraction of the copy
+limit, each with its spread; what the copy limit is), then, with
+``--full``, the machine's diagnostics (glibc's streaming threshold, whether
+the copy streamed, what an ``out=`` off a 64-byte boundary costs) and every
+measurement in tables at most 100 columns wide; ``--json`` and
+``--markdown`` write them to files. Measurements are records (dicts) in sections, shown by the
 columns defined here and rendered by :mod:`xlashape.bench_report`: a new
 measurement is a record field and a :class:`~xlashape.bench_report.Column`.
 The default grid takes seconds; ``--long`` runs the bigger one (minutes).
-Sizes whose buffers cannot fit in the memory available are refused before
-anything runs, and Ctrl-C keeps and shows what was measured.
+Sizes that are no counts, or whose buffers cannot fit in the memory
+available, are refused in one line before anything runs, and Ctrl-C keeps
+and shows what was measured.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ import argparse
 import dataclasses
 import decimal
 import functools
+import itertools
 import json
 import math
 import os
@@ -305,7 +314,7 @@ def split_copy_call(src: np.ndarray, dst: np.ndarray, threads: int) -> Callable[
     step = max(ALIGNMENT // src.itemsize, 1)
     cuts = [min(round(len(src) * k / threads / step) * step, len(src)) for k in range(threads + 1)]
     cuts[-1] = len(src)
-    parts = [(dst[a:b], src[a:b]) for a, b in zip(cuts, cuts[1:]) if b > a]
+    parts = [(dst[a:b], src[a:b]) for a, b in itertools.pairwise(cuts) if b > a]
     pool = _copy_workers(max(threads - 1, 1))
 
     def call() -> None:
