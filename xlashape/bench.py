@@ -616,8 +616,8 @@ def alignment_cases(sizes: Sequence[int], thread_counts: Sequence[int]) -> list[
 
 
 def load_average() -> float | None:
-    """The system's load average over the last minute (the number of
-    threads running or waiting to run), or None where not known."""
+    """The system's 1-minute load average (the number of threads running
+    or waiting to run, averaged), or None where not known."""
     try:
         return os.getloadavg()[0]
     except (AttributeError, OSError):
@@ -626,8 +626,8 @@ def load_average() -> float | None:
 
 def machine() -> dict[str, Any]:
     """What the numbers were measured on: the CPU, its vendor and glibc's
-    non-temporal threshold in bytes (None where not known), the load
-    average over the minute before (None where not known), the levels, the
+    non-temporal threshold in bytes (None where not known), the 1-minute
+    load average as the run begins (None where not known), the levels, the
     versions, and the device the JAX peer runs on."""
     import xlashape
 
@@ -838,9 +838,10 @@ SUMMARY_CELL = 29  # each figure's column, its wide mark included
 def busy_line(info: dict[str, Any]) -> list[str]:
     """What a wide spread means, and the load the machine had."""
     load = info.get("load_average")
-    before = "" if load is None else f" (load average {load:.1f} in the minute before, on {info['cores']} cores)"
+    before = "" if load is None else (
+        f" (its 1-minute load average was {load:.1f} as the run began, on {info['cores']} cores)")
     return wrap(f"{WIDE_MARK} Wide spread (over {WIDE_SPREAD:.0%} of the median): the machine was busy"
-                f"{before}, so the figure can change from run to run; rerun when it is idle.")
+                f"{before}, so such figures change from run to run; rerun when it is idle.")
 
 
 def why_above_one(info: dict[str, Any], cases: Sequence[dict[str, Any]]) -> str:
@@ -853,9 +854,12 @@ def why_above_one(info: dict[str, Any], cases: Sequence[dict[str, Any]]) -> str:
     per_index = Case("ravel", 1, dtype=first["dtype"]).bytes_moved // 8  # a ravel writes 8 of them
     why = ("Above 1 is no error: writing costs more than reading, and the copy writes half its bytes, "
            f"a ravel one in {per_index}")
-    if any(r["copy_threads"] < r["threads"] for r in cases if "copy_threads" in r):
+    alone = [r["copy_threads"] < r["threads"] for r in cases if "copy_threads" in r]
+    if any(alone):
         threads = _threads(first["threads"])
-        why += f"; the copy ran on one thread (split from Python over {threads}, it was slower), the call on {threads}"
+        why += ("; the copy ran on one thread (split from Python over {0}, it was slower), the call on {0}"
+                if all(alone) else "; some copies ran on one thread (split from Python over {0}, they "
+                "were slower), the calls on {0}").format(threads)
     stream = info.get("stream_bytes")
     if stream is not None and any(2 * r.get("copy_bytes", 0) >= stream and r.get("copy_streamed") is not True
                                   for r in cases):
