@@ -232,11 +232,11 @@ def _info(threshold: int | None) -> dict:
 
 
 @pytest.mark.parametrize("threshold, said", [
-    (1 << 20, "threshold: 1.0 MiB; the copy above (2.0 MiB) streamed its stores: yes."),
-    (4 << 20, "threshold: 4.0 MiB; the copy above (2.0 MiB) streamed its stores: no."),
-    (None, "threshold: unknown here; the copy above (2.0 MiB) streamed its stores: unknown."),
+    (1 << 20, "threshold: 1.0 MiB; the summary's copy (2.0 MiB) streamed its stores: yes."),
+    (4 << 20, "threshold: 4.0 MiB; the summary's copy (2.0 MiB) streamed its stores: no."),
+    (None, "threshold: unknown here; the summary's copy (2.0 MiB) streamed its stores: unknown."),
 ])
-def test_the_summary_names_the_vendor_and_whether_the_copy_streamed(threshold, said):
+def test_the_summary_names_the_vendor_and_full_whether_the_copy_streamed(threshold, said):
     sections = bench.new_sections()
     streamed = copy_streams(2 << 20, threshold)
     sections[0].records.extend(
@@ -244,9 +244,12 @@ def test_the_summary_names_the_vendor_and_whether_the_copy_streamed(threshold, s
          "copy_fraction": 0.5, "copy_bytes": 2 << 20, "copy_streamed": streamed}
         for op in ("ravel", "unravel"))
     lines = bench.summary(_info(threshold), sections)
-    assert "Some CPU 9000 (SomeVendor, 2 cores)" in lines[0]
-    assert said in " ".join(" ".join(lines).split())
+    assert "Some CPU 9000 (SomeVendor, 2 cores)" in " ".join(lines[:lines.index("")])
     assert max(map(len, lines)) <= bench.WIDTH
+    assert "streamed" not in " ".join(lines)  # a diagnostic: --full's
+    diagnostics = bench.diagnostics(_info(threshold), sections)
+    assert said in " ".join(" ".join(diagnostics).split())
+    assert max(map(len, diagnostics)) <= bench.WIDTH
 
 
 # -- the out= alignment section -----------------------------------------------------------------

@@ -12,11 +12,15 @@ import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from command_line import command_env, stderr_on_a_terminal
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xlashape import bench, bench_report
 from xlashape.bench_report import Column, Section, field
@@ -84,6 +88,27 @@ def test_markdown_table_has_every_column_with_values_in_one_table():
     assert lines[-1] == "peer M/s: peer not installed."
 
 
+INFO = {"xlashape": "9", "cpu": "Some CPU 9000", "cores": 2, "level": "avx2", "best_level": "avx2",
+        "numpy": "2", "numba": None}
+
+
+def opening(lines: list[str]) -> str:
+    """The summary's first paragraph, as one line."""
+    return " ".join(lines[:lines.index("")])
+
+
+def figures(lines: list[str]) -> dict[tuple[str, str], list[str]]:
+    """The summary table's figures by (op, layout): each cell's words."""
+    start = next(k for k, line in enumerate(lines) if line.startswith("N = ")) + 1
+    rows, op = {}, ""
+    for line in lines[start:lines.index("", start)]:
+        words = line.split()
+        if not line.startswith("   "):  # "  ravel    padded" names its op, "           tiled" goes on
+            op, words = words[0], words[1:]
+        rows[op, words[0]] = words[1:]
+    return rows
+
+
 def test_summary_reads_the_largest_size_with_the_most_threads():
     cases = [
         record(op, layout, n, threads, speedup=10 * n + threads + (op == "unravel"),
@@ -93,16 +118,122 @@ def test_summary_reads_the_largest_size_with_the_most_threads():
     ]
     sections = bench.new_sections()
     sections[0].records.extend(cases)
-    info = {"xlashape": "9", "cpu": "Some CPU 9000", "cores": 2, "level": "avx2", "best_level": "avx2",
-            "numpy": "2", "numba": None}
-    lines = bench.summary(info, sections)
+    lines = bench.summary(INFO, sections)
     assert max(map(len, lines)) <= WIDTH
-    assert "Some CPU 9000 (2 cores), kernels at CPU level avx2" in lines[0]
-    assert "numba not installed" in " ".join(lines[:2])
-    table = [line.split() for line in lines if "times faster" in line or "copy limit" in line]
-    # n = 2, threads = 2: speedup 22 (ravel) and 23 (unravel), copy 0.50
-    assert table[0][-2:] == ["22.0x", "22.0x"] and table[2][-2:] == ["23.0x", "23.0x"]
-    assert table[1][-2:] == ["0.50", "0.50"]
+    first = opening(lines)
+    assert first.startswith("xlashape 9 converts batches of multi-indices to linear memory offsets and back")
+    assert "Some CPU 9000 (2 cores) at CPU level avx2" in first and "numba not installed" in first
+    # n = 2, threads = 2: speedup 22 (ravel) and 23 (unravel), copy 0.50; no spread recorded
+    assert figures(lines) == {("ravel", "row-major"): ["22.0x", "0.50"], ("ravel", "padded"): ["22.0x", "0.50"],
+                              ("unravel", "row-major"): ["23.0x", "0.50"], ("unravel", "padded"): ["23.0x", "0.50"]}
+
+
+def _spread_case(op: str, speedup: float, speedup_spread: tuple, fraction: float, fraction_spread: tuple) -> dict:
+    return record(op, "padded", 10**5, 2, speedup=speedup, speedup_spread=speedup_spread,
+                  copy_fraction=fraction, copy_fraction_spread=fraction_spread, copy_threads=2)
+
+
+def test_each_figure_shows_its_spread_and_a_wide_one_says_the_machine_was_busy():
+    sections = bench.new_sections()
+    sections[0].records += [_spread_case("ravel", 7.6, (6.94, 8.1), 0.95, (0.9, 1.0)),
+                            _spread_case("unravel", 25.3, (7.6, 30.0), 1.2, (0.5, 1.9))]
+    sections[2].records.append({"op": "ravel", "speedup": 9.0, "speedup_spread": (8.9, 9.1)})
+    lines = bench.summary({**INFO, "load_average": 3.62}, sections)
+    assert max(map(len, lines)) <= WIDTH
+    assert figures(lines) == {("ravel", "padded"): ["7.6x", "(6.9-8.1)", "0.95", "(0.90-1.00)"],
+                              ("unravel", "padded"): ["25.3x", "(7.6-30.0)*", "1.20", "(0.50-1.90)*"]}
+    assert "IndexUtil ravel 9.0x (8.9-9.1)." in " ".join(lines)
+    said = " ".join(" ".join(lines).split())
+    assert "the median over rounds of all calls taking turns; in brackets, its 25th-75th percentile" in said
+    assert ("* Wide spread (over 25% of the median): the machine was busy (its 1-minute load average was "
+            "3.6 as the run began, on 2 cores), so such figures change from run to run") in said
+    unknown = " ".join(" ".join(bench.summary(INFO, sections)).split())  # no load average known
+    assert "* Wide spread (over 25% of the median): the machine was busy, so such figures change" in unknown
+    # narrow spreads everywhere: no mark, and no word of a busy machine
+    sections[0].records[1] = _spread_case("unravel", 25.3, (24.0, 26.0), 1.2, (1.1, 1.3))
+    calm = bench.summary({**INFO, "load_average": 3.62}, sections)
+    assert "*" not in "".join(calm) and "busy" not in " ".join(calm)
+    # the same width on both sides of the median is wide or not by its fraction of the median
+    assert bench.is_wide({"x": 1.0, "x_spread": (0.8, 1.06)}, "x")
+    assert not bench.is_wide({"x": 1.0, "x_spread": (0.8, 1.04)}, "x")
+    assert not bench.is_wide({"x": 1.0}, "x")
+
+
+@pytest.mark.parametrize("copy_threads, said", [
+    ((2, 2), None),
+    ((1, 1), "the copy ran on one thread (split from Python over 2 threads, it was slower), the call on "
+             "2 threads"),
+    ((1, 2), "some copies ran on one thread (split from Python over 2 threads, they were slower), the calls "
+             "on 2 threads"),
+])
+def test_the_summary_says_what_the_copy_limit_is_and_why_a_fraction_can_pass_1(copy_threads, said):
+    sections = bench.new_sections()
+    case = _spread_case("ravel", 7.6, (6.9, 8.1), 1.3, (1.2, 1.4))
+    sections[0].records += [{**case, "layout": layout, "copy_threads": threads, "copy_bytes": 2 << 20,
+                             "copy_streamed": False} for layout, threads in zip(("padded", "tiled"), copy_threads)]
+    text = " ".join(" ".join(bench.summary({**INFO, "stream_bytes": 64 << 20}, sections)).split())
+    assert ("The copy limit: np.copyto (or split over 2 threads, if faster) of half the bytes the call "
+            "reads plus writes, so that it reads and writes as many (1.00: as fast).") in text
+    # rank 4, int64: a ravel reads 32 bytes and writes 8
+    assert ("Above 1 is no error: writing costs more than reading, and the copy writes half its bytes, "
+            "a ravel one in 5") in text
+    assert said in text if said else "split from Python" not in text
+    assert "streams" not in text  # 4 MiB moved: below the 64 MiB from which xlashape streams
+    streaming = " ".join(" ".join(bench.summary({**INFO, "stream_bytes": 4 << 20}, sections)).split())
+    assert "xlashape streams results this large past the cache, and this copy did not." in streaming
+
+
+def test_the_summary_leaves_the_machine_diagnostics_to_full():
+    sections = bench.new_sections()
+    sections[0].records.append({**_spread_case("ravel", 7.6, (6.9, 8.1), 0.9, (0.8, 1.0)),
+                                "copy_bytes": 2 << 20, "copy_streamed": False})
+    sections[1].records.append(record("ravel", "padded", 10**5, 2, misaligned_ratio=1.25))
+    info = {**INFO, "non_temporal_threshold": 4 << 20}
+    summary = " ".join(" ".join(bench.summary(info, sections)).split())
+    diagnostics = " ".join(" ".join(bench.diagnostics(info, sections)).split())
+    for diagnostic in ("non-temporal", "streamed its stores", "mod 64"):
+        assert diagnostic not in summary and diagnostic in diagnostics
+    assert diagnostics == (
+        "glibc's non-temporal (streaming-store) threshold: 4.0 MiB; the summary's copy (2.0 MiB) streamed "
+        "its stores: no. out= at 16 mod 64 against 0 mod 64, time ratio (N = 1e5, padded, 2 threads): "
+        "ravel 1.25.")
+
+
+# -- the copy limit and the figures' spread (nothing measured) ----------------------
+@pytest.mark.parametrize("threads", [2, 3, 16])
+@pytest.mark.parametrize("length", [1, 7, 8, 1000, 4099])
+def test_a_split_copy_copies_every_element_once(length, threads):
+    src = np.arange(length, dtype=np.int64) * 3 + 1
+    dst = np.full_like(src, -1)
+    bench.split_copy_call(src, dst, threads)()
+    np.testing.assert_array_equal(dst, src)
+
+
+def test_the_copy_limit_has_a_split_copy_for_several_threads_and_takes_the_faster():
+    src = np.arange(100, dtype=np.int64)
+    assert list(bench.copy_calls(src, np.empty_like(src), 1)) == ["copy on 1"]
+    calls = bench.copy_calls(src, np.empty_like(src), 4)
+    assert list(calls) == ["copy on 1", "copy on 4"]
+    dst = np.zeros_like(src)
+    for call in bench.copy_calls(src, dst, 4).values():
+        dst[:] = -1
+        call()
+        np.testing.assert_array_equal(dst, src)
+    times = {"xlashape": [1.0, 1.0, 1.0], "copy on 1": [3.0, 1.0, 2.0], "copy on 4": [1.5, 1.4, 9.0]}
+    assert bench.fastest_copy(times) == (4, [1.5, 1.4, 9.0])  # median 1.5 against 2.0
+    times["copy on 4"] = [2.5, 2.1, 0.1]
+    assert bench.fastest_copy(times) == (1, [3.0, 1.0, 2.0])
+
+
+@given(st.lists(st.tuples(st.floats(1e-6, 1.0), st.floats(1e-6, 1.0)), min_size=1, max_size=50))
+def test_a_ratio_is_the_median_over_rounds_with_its_quartiles(rounds):
+    top, bottom = ([t for t, _ in rounds], [b for _, b in rounds])
+    median, (low, high) = bench.round_ratios(top, bottom)
+    ratios = sorted(t / b for t, b in rounds)
+    assert median == pytest.approx(float(np.median(ratios)))
+    if len(ratios) > 1:  # the 'exclusive' quartiles of the statistics module
+        assert (low, high) == pytest.approx(tuple(statistics.quantiles(ratios, n=4)[::2]))
+    assert low <= median <= high
 
 
 # -- arguments ---------------------------------------------------------------------
@@ -114,7 +245,8 @@ def test_sizes_take_integers_and_powers_of_ten(text, sizes):
     assert bench._counts(text) == sizes
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e-3", "0", "-5", "inf", "nan", "ten", ""])
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "0", "-5", "inf", "nan", "ten", "", "1e99", "1e999999999",
+                                  str(2**63)])
 def test_sizes_refuse_what_is_not_a_count(text):
     with pytest.raises(argparse.ArgumentTypeError, match="expected"):
         bench._counts(text)
@@ -148,6 +280,17 @@ def test_sizes_that_cannot_fit_in_memory_are_refused_before_measuring():
     bench.check_memory(cases, available=None)  # unknown: not checked
 
 
+@pytest.mark.parametrize("available", [None, 2**80])
+def test_sizes_no_64_bit_machine_could_hold_are_refused_whatever_the_memory(available):
+    huge = bench.Case("ravel", 10**18)
+    assert bench.case_memory(huge) >= 2**64
+    with pytest.raises(CommandError) as refused:
+        bench.check_memory([huge], available)
+    assert refused.value.code == 2
+    assert str(refused.value) == ("--sizes 1e+18 is too large: one case would need more memory than a 64-bit "
+                                  "machine can address (18.4 EB)")
+
+
 # -- the command ---------------------------------------------------------------------
 def test_the_default_run_prints_its_summary_within_a_screen(cli):
     result = cli("bench")
@@ -155,10 +298,20 @@ def test_the_default_run_prints_its_summary_within_a_screen(cli):
     lines = lines_of(result.stdout)
     assert len(lines) <= SCREEN
     assert max(map(len, lines)) <= WIDTH
-    assert lines[0].startswith("xlashape ") and "kernels at CPU level" in lines[0]
+    assert lines[0].startswith("xlashape ") and "converts batches of multi-indices" in lines[0]
+    assert " at CPU level " in opening(lines)
     assert any("times faster than NumPy" in line for line in lines)
     assert any("fraction of the copy limit" in line for line in lines)
     assert not any(line.startswith("|") for line in lines)  # no table without --full
+    for diagnostic in ("non-temporal", "streamed its stores", "mod 64"):
+        assert diagnostic not in result.stdout
+    # every figure of the table with its spread: "7.6x (6.9-8.1)", "0.95 (0.90-1.00)"
+    table = figures(lines)
+    assert len(table) == 6
+    for cells in table.values():
+        assert re.fullmatch(r"[\d.]+x \([\d.]+-[\d.]+\)\*? [\d.]+ \([\d.]+-[\d.]+\)\*?", " ".join(cells))
+    assert ("busy" in result.stdout) == ("*" in "".join(c for cells in table.values() for c in cells)
+                                          + "".join(line for line in lines if line.startswith("One index")))
     assert "--full" in result.stdout and "a longer run: --long" in result.stdout
     assert max(map(len, lines_of(result.stderr))) <= WIDTH
 
@@ -278,7 +431,7 @@ def _no_numba(tmp_path) -> dict[str, str]:
 def test_an_empty_peer_column_says_why(cli, tmp_path):
     result = cli("bench", *FAST, "--full", "--markdown", "b.md", env=_no_numba(tmp_path))
     assert result.returncode == 0, result.stderr
-    assert "numba not installed" in lines_of(result.stdout)[0] + lines_of(result.stdout)[1]
+    assert "numba not installed" in opening(lines_of(result.stdout))
     why = "numba M/s: numba not installed (pip install numba adds its column)."
     assert why in result.stdout
     assert why in (tmp_path / "b.md").read_text()
@@ -287,13 +440,29 @@ def test_an_empty_peer_column_says_why(cli, tmp_path):
     assert "numba unchecked M/s: numba not installed" in " ".join(result.stdout.split())
 
 
+@pytest.mark.parametrize("sizes, message", [
+    ("1e99", "argument --sizes: expected numbers from 1 to 9.2e+18, got '1e99'"),
+    ("-5", "argument --sizes: expected numbers from 1 to 9.2e+18, got '-5'"),
+    ("0", "argument --sizes: expected numbers from 1 to 9.2e+18, got '0'"),
+    ("ten", "argument --sizes: expected whole numbers such as 1000 or 1e3, separated by commas, got 'ten'"),
+    ("1e3,1e18", "--sizes 1e+18 is too large: one case would need more memory than a 64-bit machine can "
+                 "address (18.4 EB)"),
+])
+def test_absurd_sizes_are_refused_in_one_line(cli, sizes, message):
+    result = cli("bench", "--sizes", sizes)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert lines_of(result.stderr) == [result.stderr.strip()]
+    assert result.stderr.startswith(f"xlashape: error: {message}")
+
+
 def test_too_big_sizes_fail_in_one_line_before_measuring(cli):
     result = cli("bench", "--sizes", "1e3,1e13")
     assert result.returncode == 2
     assert result.stdout == ""
     assert lines_of(result.stderr) == [result.stderr.strip()]
     assert re.fullmatch(
-        r"xlashape: error: --sizes 1e\+13 needs about [\d.]+ TB of memory for one case "
+        r"xlashape: error: --sizes 1e\+13 needs about [\d.]+ PB of memory for one case "
         r"\(\w+, \w+, int64\); [\d.]+ [GMT]B is available here",
         result.stderr.strip(),
     )

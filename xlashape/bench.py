@@ -1,20 +1,25 @@
 """``xlashape bench``: CPU throughput side by side with NumPy (and numba).
 
 Every case runs xlashape, NumPy's best equivalent, numba's loops (when
-numba is installed: bounds-checked, and unchecked with a static rank) and a
-single-thread ``np.copyto`` on identical input in the same process,
+numba is installed: bounds-checked, and unchecked with a static rank),
+JAX's jitted functions (when JAX is installed; on the CPU, whatever JAX's
+default device) and the copy limit on identical input in the same process,
 interleaved round by round so that a busy neighbour slows them alike. The
-"copy limit" copies half of the bytes the operation reads plus writes, so
-that the copy's own reads and writes move as many bytes as the operation;
-glibc's memmove streams its stores (non-temporal stores) from its threshold
-on, and each case says whether its copy did. Buffers are warm (allocated
+"copy limit" is ``np.copyto`` of half of the bytes the operation reads
+plus writes, so that the copy's own reads and writes move as many bytes as
+the operation: on one thread and, for a case on several threads, split
+over as many, the faster of the two. glibc's memmove streams its stores
+(non-temporal stores) from its threshold on, and each case says whether
+its copy did. Buffers are warm (allocated
 and touched before timing), except in the "without out=" columns, which
 time the common call that allocates its result: once as a loop that drops
 each result (the result cache then hands the freed memory to the next
 call), and once with the cache emptied first, as when every earlier result
-is still alive (fresh memory, page faults and all). Each figure is a median
-over rounds; the copy ratio also gives its spread (25th-75th percentile
-over rounds). A tiled case also times its call and the same call on the
+is still alive (fresh memory, page faults and all). Each time is a median
+over rounds; a ratio to NumPy or to the copy limit is the median over
+rounds of the two calls' ratio in each, with its spread (25th-75th
+percentile over rounds), and a spread wider than WIDE_SPREAD of its median
+is marked as a busy machine's. A tiled case also times its call and the same call on the
 untiled (row-major) layout, the two alone taking turns: "time / row-major"
 is the tiled layout's cost. Likewise a case in mode 'clip' or 'wrap' (and
 each drop-in ravel in those modes) times the same call in mode 'raise'
@@ -24,22 +29,28 @@ call (rank 4, int64) into an ``out=`` whose data starts 16 bytes past a
 boundary, the two taking turns. Only ratios measured in the same run are
 reported.
 
-What it prints: a summary first (how many times faster than NumPy, what
-fraction of the copy limit, on which CPU, vendor and level, whether the
-copy streamed its stores), then, with ``--full``, every measurement in
-tables at most 100 columns wide; ``--json`` and ``--markdown`` write them
-to files. Measurements are records (dicts) in sections, shown by the
+What it prints: a summary first (what xlashape does; on which CPU, vendor
+and level; how many times faster than NumPy and what fraction of the copy
+limit, each with its spread; what the copy limit is), then, with
+``--full``, the machine's diagnostics (glibc's streaming threshold, whether
+the copy streamed, what an ``out=`` off a 64-byte boundary costs) and every
+measurement in tables at most 100 columns wide; ``--json`` and
+``--markdown`` write them to files. Measurements are records (dicts) in sections, shown by the
 columns defined here and rendered by :mod:`xlashape.bench_report`: a new
 measurement is a record field and a :class:`~xlashape.bench_report.Column`.
 The default grid takes seconds; ``--long`` runs the bigger one (minutes).
-Sizes whose buffers cannot fit in the memory available are refused before
-anything runs, and Ctrl-C keeps and shows what was measured.
+Sizes that are no counts, or whose buffers cannot fit in the memory
+available, are refused in one line before anything runs, and Ctrl-C keeps
+and shows what was measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import decimal
+import functools
+import itertools
 import json
 import math
 import os
@@ -50,6 +61,7 @@ import sys
 import time
 import timeit
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -59,7 +71,15 @@ from . import IndexUtil, Layout, Shape, convert, cpu, get_num_threads, result_ca
 from ._batch import traffic
 from ._drop_ins import ravel_multi_index, unravel_index
 from .bench_machine import copy_streams, cpu_model, cpu_vendor, non_temporal_threshold
-from .bench_peers import jax_call, jax_version, numba_call, numba_version, why_no_jax, why_no_numba
+from .bench_peers import (
+    jax_call,
+    jax_device,
+    jax_version,
+    numba_call,
+    numba_version,
+    why_no_jax,
+    why_no_numba,
+)
 from .bench_plot import plot
 from .bench_report import (
     WIDTH,
@@ -68,6 +88,7 @@ from .bench_report import (
     field,
     json_document,
     markdown_table,
+    spread_field,
     text,
     text_table,
     wrap,
@@ -271,17 +292,72 @@ def interleaved_times(calls: dict[str, Callable[[], object]], min_time: float,
 
 
 def copy_bytes(nbytes: int) -> int:
-    """The bytes :func:`copy_call` copies for ``nbytes`` of traffic: half
+    """The bytes the copy limit copies for ``nbytes`` of traffic: half
     of them, in whole int64s (at least one)."""
     return max(nbytes // 2 // 8, 1) * 8
 
 
-def copy_call(nbytes: int) -> Callable[[], object]:
-    """A single-thread np.copyto of ``nbytes // 2`` bytes: it reads and
-    writes them, ``nbytes`` of traffic in all, as the operation does."""
-    src = np.ones(copy_bytes(nbytes) // 8, dtype=np.int64)
-    dst = np.zeros_like(src)
-    return lambda: np.copyto(dst, src)
+# The copy limit's calls are named COPY_ON plus their thread count.
+COPY_ON = "copy on "
+
+
+@functools.cache
+def _copy_workers(workers: int) -> ThreadPoolExecutor:
+    """Threads that copy parts of a split copy, kept for the process."""
+    return ThreadPoolExecutor(workers, thread_name_prefix="xlashape-bench-copy")
+
+
+def split_copy_call(src: np.ndarray, dst: np.ndarray, threads: int) -> Callable[[], object]:
+    """``np.copyto(dst, src)`` of two equal 1-D arrays cut into ``threads``
+    parts (at 64-byte multiples) that this thread and ``threads - 1``
+    workers copy at once; ``np.copyto`` lets go of the GIL as it copies."""
+    step = max(ALIGNMENT // src.itemsize, 1)
+    cuts = [min(round(len(src) * k / threads / step) * step, len(src)) for k in range(threads + 1)]
+    cuts[-1] = len(src)
+    parts = [(dst[a:b], src[a:b]) for a, b in itertools.pairwise(cuts) if b > a]
+    pool = _copy_workers(max(threads - 1, 1))
+
+    def call() -> None:
+        started = [pool.submit(np.copyto, d, s) for d, s in parts[1:]]
+        np.copyto(*parts[0])
+        for copy in started:
+            copy.result()
+
+    return call
+
+
+def copy_calls(src: np.ndarray, dst: np.ndarray, threads: int) -> dict[str, Callable[[], object]]:
+    """The copy limit's calls, each copying 1-D ``src`` into ``dst``, by
+    name: one ``np.copyto`` on one thread and, for ``threads`` > 1, the
+    same copy split over that many (:func:`split_copy_call`); the limit is
+    the faster (:func:`fastest_copy`)."""
+    calls: dict[str, Callable[[], object]] = {COPY_ON + "1": lambda: np.copyto(dst, src)}
+    if threads > 1:
+        calls[COPY_ON + str(threads)] = split_copy_call(src, dst, threads)
+    return calls
+
+
+def fastest_copy(times: dict[str, list[float]]) -> tuple[int, list[float]]:
+    """The copy limit among the :func:`copy_calls` timed in ``times``: the
+    copy of the smallest median time, as its thread count and its seconds
+    per round."""
+    name = min((n for n in times if n.startswith(COPY_ON)), key=lambda n: statistics.median(times[n]))
+    return int(name[len(COPY_ON):]), times[name]
+
+
+def round_ratios(top: Sequence[float], bottom: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The median over rounds of ``top[k] / bottom[k]`` (two calls' seconds
+    in round k), and its spread: the 25th and 75th percentiles.
+
+    >>> from xlashape.bench import round_ratios
+    >>> round_ratios([2.0, 3.0, 4.0, 6.0, 9.0], [1.0, 1.0, 1.0, 1.0, 1.0])
+    (4.0, (2.5, 7.5))
+    """
+    ratios = [t / b for t, b in zip(top, bottom, strict=True)]
+    if len(ratios) < 2:
+        return ratios[0], (ratios[0], ratios[0])
+    low, _, high = statistics.quantiles(ratios, n=4)
+    return statistics.median(ratios), (low, high)
 
 
 def traffic_call(case: Case) -> Callable[[], object] | None:
@@ -299,8 +375,10 @@ def traffic_call(case: Case) -> Callable[[], object] | None:
     return lambda: traffic(src, dst)
 
 
-def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
-    """Nanoseconds per single-index call, IndexUtil against NumPy, rank 4."""
+def scalar_times(repeat: int = 21, number: int = 7000) -> list[dict[str, Any]]:
+    """Nanoseconds per single-index call, IndexUtil against NumPy, rank 4:
+    ``repeat`` rounds of ``number`` calls of each, taking turns; medians,
+    and how many times faster with its spread."""
     shape = Case("ravel", 1).shape
     index, dims = (50, 20, 10, 5), shape.dimensions
     offset = IndexUtil.multidimensional_index_to_linear_index(shape, index)
@@ -316,8 +394,13 @@ def scalar_times(repeat: int = 7, number: int = 20000) -> list[dict[str, Any]]:
     }
     records = []
     for op, (ours, theirs) in pairs.items():
-        ns = [statistics.median(timeit.repeat(f, repeat=repeat, number=number)) / number * 1e9 for f in (ours, theirs)]
-        records.append({"op": op, "xlashape_ns": ns[0], "numpy_ns": ns[1], "speedup": ns[1] / ns[0]})
+        times: dict[str, list[float]] = {"xlashape": [], "numpy": []}
+        for _ in range(repeat):
+            for name, call in (("xlashape", ours), ("numpy", theirs)):
+                times[name].append(timeit.timeit(call, number=number) / number)
+        record = _against_numpy(times)
+        records.append({"op": op, "xlashape_ns": record.pop("xlashape_s") * 1e9,
+                        "numpy_ns": record.pop("numpy_s") * 1e9, **record})
     return records
 
 
@@ -378,26 +461,24 @@ def drop_in_times(sizes: Sequence[int], min_time: float, min_rounds: int,
                 calls["raise"] = drop_in_calls(op, n)[0]
             times = interleaved_times(calls, min_time, min_rounds)
             median = {name: statistics.median(t) for name, t in times.items()}
-            x, y = median["xlashape"], median["numpy"]
-            record = {"op": op, "n": n, "mode": mode, "xlashape_s": x, "numpy_s": y, "speedup": y / x}
+            record = {"op": op, "n": n, "mode": mode, **_against_numpy(times)}
             if "raise" in median:
-                record.update(raise_s=median["raise"], raise_ratio=x / median["raise"])
+                record.update(raise_s=median["raise"], raise_ratio=median["xlashape"] / median["raise"])
             records.append(record)
     for form, (op, args) in drop_in_forms().items():
         drop_in = ravel_multi_index if op == "ravel_multi_index" else unravel_index
         calls = {"xlashape": partial(drop_in, *args), "numpy": partial(getattr(np, op), *args)}
-        times = interleaved_times(calls, min_time, min_rounds)
-        x, y = statistics.median(times["xlashape"]), statistics.median(times["numpy"])
-        records.append({"op": op, "n": 1, "form": form, "xlashape_s": x, "numpy_s": y,
-                        "speedup": y / x})
+        records.append({"op": op, "n": 1, "form": form,
+                        **_against_numpy(interleaved_times(calls, min_time, min_rounds))})
     return records
 
 
-def _quartiles(values: list[float]) -> tuple[float, float]:
-    if len(values) < 2:
-        return values[0], values[0]
-    q = statistics.quantiles(values, n=4)
-    return q[0], q[2]
+def _against_numpy(times: dict[str, list[float]]) -> dict[str, Any]:
+    """The median seconds of the "xlashape" and "numpy" calls in
+    ``times``, and how many times faster xlashape is, with its spread."""
+    speedup, spread = round_ratios(times["numpy"], times["xlashape"])
+    return {"xlashape_s": statistics.median(times["xlashape"]), "numpy_s": statistics.median(times["numpy"]),
+            "speedup": speedup, "speedup_spread": spread}
 
 
 def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
@@ -424,31 +505,36 @@ def run_case(case: Case, threads: int, min_time: float, min_repeats: int, *,
         jax = jax_call(case, data)
         if jax is not None:
             calls["jax"] = jax
-    calls["copy"] = copy_call(case.bytes_moved)
+    copied = copy_bytes(case.bytes_moved)
+    src = np.ones(copied // 8, dtype=np.int64)
+    calls.update(copy_calls(src, np.zeros_like(src), threads))
     in_cache = traffic_call(case)
     if in_cache is not None:
         calls["traffic"] = in_cache
     times = interleaved_times(calls, min_time, min_repeats)
     median = {name: statistics.median(t) for name, t in times.items()}
     ours = median["xlashape"]
-    ratios = [c / x for c, x in zip(times["copy"], times["xlashape"])]
+    copy_threads, copy_times = fastest_copy(times)
+    copy_fraction, copy_spread = round_ratios(copy_times, times["xlashape"])
     record: dict[str, Any] = {
         **dataclasses.asdict(case),
         "threads": threads,
         "level": cpu.cpu_features()["level"],
         "xlashape_s": ours,
-        "copy_s": median["copy"],
+        "copy_s": statistics.median(copy_times),
+        "copy_threads": copy_threads,
         "xlashape_meps": case.n / ours / 1e6,
-        "copy_fraction": median["copy"] / ours,
-        "copy_fraction_spread": _quartiles(ratios),
-        "copy_bytes": copy_bytes(case.bytes_moved),
-        "copy_streamed": copy_streams(copy_bytes(case.bytes_moved), non_temporal_threshold()),
-        "rounds": len(ratios),
+        "copy_fraction": copy_fraction,
+        "copy_fraction_spread": copy_spread,
+        "copy_bytes": copied,
+        "copy_streamed": copy_streams(copied // copy_threads, non_temporal_threshold()),
+        "rounds": len(copy_times),
     }
     if numpy_names:
-        best = min(median[name] for name in numpy_names)
+        best = min(numpy_names, key=median.__getitem__)
+        speedup, speedup_spread = round_ratios(times[best], times["xlashape"])
         record.update(numpy_s={name: median[name] for name in numpy_names},
-                      numpy_meps=case.n / best / 1e6, speedup=best / ours)
+                      numpy_meps=case.n / median[best] / 1e6, speedup=speedup, speedup_spread=speedup_spread)
     if "numba" in median:
         record.update(numba_s=median["numba"], numba_meps=case.n / median["numba"] / 1e6)
     if "numba unchecked" in median:
@@ -529,10 +615,20 @@ def alignment_cases(sizes: Sequence[int], thread_counts: Sequence[int]) -> list[
             for op in ("ravel", "unravel") for n in sizes for threads in thread_counts]
 
 
+def load_average() -> float | None:
+    """The system's 1-minute load average (the number of threads running
+    or waiting to run, averaged), or None where not known."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def machine() -> dict[str, Any]:
     """What the numbers were measured on: the CPU, its vendor and glibc's
-    non-temporal threshold in bytes (None where not known), the levels and
-    the versions."""
+    non-temporal threshold in bytes (None where not known), the 1-minute
+    load average as the run begins (None where not known), the levels, the
+    versions, and the device the JAX peer runs on."""
     import xlashape
 
     features = cpu.cpu_features()
@@ -542,25 +638,23 @@ def machine() -> dict[str, Any]:
         "cpu_vendor": cpu_vendor(),
         "libc": f"{libc} {libc_version}" if libc else None,
         "non_temporal_threshold": non_temporal_threshold(),
+        "load_average": load_average(),
         "cores": os.cpu_count(),
         "threads_default": get_num_threads(),
         "level": features["level"],
         "best_level": features["best"],
+        "stream_bytes": features["stream_bytes"],
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numba": numba_version(),
         "jax": jax_version(),
+        "jax_device": jax_device(),
         "xlashape": xlashape.__version__,
         "command": "xlashape bench " + " ".join(sys.argv[2:] if sys.argv[1:2] == ["bench"] else sys.argv[1:]),
     }
 
 
 # -- what the run shows (bench_report renders it) ------------------------------
-def _spread(record: dict[str, Any]) -> str:
-    low, high = record["copy_fraction_spread"]
-    return f"{low:.2f}-{high:.2f}"
-
-
 def _mode(record: dict[str, Any]) -> str:
     return str(record.get("mode", "raise"))
 
@@ -576,12 +670,29 @@ def _mib(nbytes: int) -> str:
     return f"{nbytes / (1 << 20):.1f} MiB"
 
 
-SUMMARY_LABEL = 45  # the summary's label column
-# The summary's lines per operation, a cell per layout (None: no value).
-SUMMARY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str | None]], ...] = (
-    ("times faster than NumPy", field("speedup", ".1f", "x")),
-    ("fraction of the copy limit", field("copy_fraction", ".2f")),
-)
+# A spread is wide where its rounds' middle half spans more than this
+# fraction of the median: the machine was busy while they ran.
+WIDE_SPREAD = 0.25
+WIDE_MARK = "*"
+
+
+def is_wide(record: dict[str, Any], name: str) -> bool:
+    """Whether the spread of ``record[name]`` (``record[name + "_spread"]``,
+    its 25th and 75th percentiles over rounds) is wide: more than
+    WIDE_SPREAD of the median apart."""
+    spread = record.get(name + "_spread")
+    if name not in record or spread is None:
+        return False
+    low, high = spread
+    return bool(high - low > WIDE_SPREAD * abs(record[name]))
+
+
+def _marked(record: dict[str, Any], name: str, spec: str, suffix: str = "", *, unmarked: str = "") -> str:
+    """A summary figure with its spread, then WIDE_MARK where that is wide
+    (else ``unmarked``)."""
+    shown = text(spread_field(name, spec, suffix)(record))
+    return shown + (WIDE_MARK if is_wide(record, name) else unmarked)
+
 
 CASE_COLUMNS = (
     Column("op", field("op"), key=True),
@@ -593,14 +704,14 @@ CASE_COLUMNS = (
     Column("level", field("level"), key=True),
     Column("xlashape M/s", field("xlashape_meps", ".0f")),
     Column("NumPy M/s", field("numpy_meps", ".0f")),
-    Column("speedup", field("speedup", ".1f", "x")),
-    Column("of copy limit", field("copy_fraction", ".2f")),
-    Column("copy spread", lambda r: _spread(r)),
+    Column("speedup", spread_field("speedup", ".1f", "x")),
+    Column("of copy limit", spread_field("copy_fraction", ".2f")),
+    Column("copy threads", field("copy_threads")),
     Column("copy streamed", _streamed),
     Column("of traffic limit", field("traffic_fraction", ".2f")),
     Column("numba M/s", field("numba_meps", ".0f"), why_empty=why_no_numba),
     Column("numba unchecked M/s", field("numba_unchecked_meps", ".0f"), why_empty=why_no_numba),
-    Column("JAX M/s", field("jax_meps", ".0f"), why_empty=why_no_jax),
+    Column("JAX CPU M/s", field("jax_meps", ".0f"), why_empty=why_no_jax),
     Column("without out= M/s", field("no_out_meps", ".0f")),
     Column("without out=, no reuse M/s", field("no_reuse_meps", ".0f")),
     Column("time / row-major", field("row_major_ratio", ".2f")),
@@ -620,7 +731,7 @@ SCALAR_COLUMNS = (
     Column("one index, rank 4", field("op"), key=True),
     Column("xlashape ns", field("xlashape_ns", ".0f")),
     Column("NumPy ns", field("numpy_ns", ".0f")),
-    Column("speedup", field("speedup", ".1f", "x")),
+    Column("speedup", spread_field("speedup", ".1f", "x")),
 )
 DROP_IN_COLUMNS = (
     Column("drop-in (rank 4; forms rank 2)", lambda r: f"xs.{r.get('form', r['op'])}", key=True),
@@ -628,7 +739,7 @@ DROP_IN_COLUMNS = (
     Column("mode", _mode, key=True),
     Column("xlashape us", field("xlashape_s", ".2f", scale=1e6)),
     Column("NumPy us", field("numpy_s", ".2f", scale=1e6)),
-    Column("speedup", field("speedup", ".1f", "x")),
+    Column("speedup", spread_field("speedup", ".1f", "x")),
     Column("time / raise", field("raise_ratio", ".2f")),
 )
 
@@ -668,6 +779,10 @@ def _where(info: dict[str, Any]) -> str:
     return f"{info['cpu']} ({vendor}{info['cores']} cores)"
 
 
+def _threads(count: int) -> str:
+    return f"{count} thread{'s' if count > 1 else ''}"
+
+
 def threshold_text(info: dict[str, Any]) -> str:
     """glibc's non-temporal threshold, in words."""
     threshold = info.get("non_temporal_threshold")
@@ -685,7 +800,7 @@ def streaming_sentence(info: dict[str, Any], cases: Sequence[dict[str, Any]]) ->
     sizes = sorted({r["copy_bytes"] for r in cases if "copy_bytes" in r})
     copied = " to ".join(_mib(b) for b in (sizes[0], sizes[-1])[: 1 if len(sizes) == 1 else 2])
     said = streamed.pop() if len(streamed) == 1 else "in some cases"
-    return f"{threshold_text(info)}; the copy above ({copied}) streamed its stores: {said}."
+    return f"{threshold_text(info)}; the summary's copy ({copied}) streamed its stores: {said}."
 
 
 def alignment_line(records: Sequence[dict[str, Any]]) -> list[str]:
@@ -697,70 +812,142 @@ def alignment_line(records: Sequence[dict[str, Any]]) -> list[str]:
     chosen = [r for r in records if r["n"] == n and r["threads"] == threads]
     ratios = ", ".join(f"{r['op']} {r['misaligned_ratio']:.2f}" for r in chosen)
     return wrap(f"out= at {OUT_OFFSETS[0]} mod 64 against {OUT_OFFSETS[1]} mod 64, time ratio "
-                f"(N = {_sizes_text([n])}, {chosen[0]['layout']}, {threads} thread"
-                f"{'s' if threads > 1 else ''}): {ratios}.")
+                f"(N = {_sizes_text([n])}, {chosen[0]['layout']}, {_threads(threads)}): {ratios}.")
+
+
+def opening(info: dict[str, Any]) -> str:
+    """The summary's first sentence: what xlashape does, and what it is
+    measured against, where."""
+    level = info["level"] if info["level"] == info["best_level"] else (
+        f"{info['level']} (best here: {info['best_level']})")
+    numba = f" and numba {info['numba']}" if info["numba"] else " (numba not installed)"
+    return (f"xlashape {info['xlashape']} converts batches of multi-indices to linear memory offsets "
+            f"and back, in any XLA layout. Measured on {_where(info)} at CPU level {level}, against "
+            f"NumPy {info['numpy']}{numba}.")
+
+
+SUMMARY_LABEL = 42  # the summary's label column
+# The summary's columns: a header, and a record's figure as (field, format, suffix).
+SUMMARY_FIGURES = (
+    ("times faster than NumPy", ("speedup", ".1f", "x")),
+    ("fraction of the copy limit", ("copy_fraction", ".2f", "")),
+)
+SUMMARY_CELL = 29  # each figure's column, its wide mark included
+
+
+def busy_line(info: dict[str, Any]) -> list[str]:
+    """What a wide spread means, and the load the machine had."""
+    load = info.get("load_average")
+    before = "" if load is None else (
+        f" (its 1-minute load average was {load:.1f} as the run began, on {info['cores']} cores)")
+    return wrap(f"{WIDE_MARK} Wide spread (over {WIDE_SPREAD:.0%} of the median): the machine was busy"
+                f"{before}, so such figures change from run to run; rerun when it is idle.")
+
+
+def why_above_one(info: dict[str, Any], cases: Sequence[dict[str, Any]]) -> str:
+    """Why a fraction of the copy limit can pass 1, for ``cases`` (the
+    summary's, of one size, dtype and thread count): what a ravel writes
+    of its bytes against the copy's half; for several threads, a copy that
+    gained nothing from them; for results xlashape streams, a copy that
+    did not."""
+    first = cases[0]
+    per_index = Case("ravel", 1, dtype=first["dtype"]).bytes_moved // 8  # a ravel writes 8 of them
+    why = ("Above 1 is no error: writing costs more than reading, and the copy writes half its bytes, "
+           f"a ravel one in {per_index}")
+    alone = [r["copy_threads"] < r["threads"] for r in cases if "copy_threads" in r]
+    if any(alone):
+        threads = _threads(first["threads"])
+        why += ("; the copy ran on one thread (split from Python over {0}, it was slower), the call on {0}"
+                if all(alone) else "; some copies ran on one thread (split from Python over {0}, they "
+                "were slower), the calls on {0}").format(threads)
+    stream = info.get("stream_bytes")
+    if stream is not None and any(2 * r.get("copy_bytes", 0) >= stream and r.get("copy_streamed") is not True
+                                  for r in cases):
+        why += "; xlashape streams results this large past the cache, and this copy did not"
+    return why + "."
+
+
+def copy_limit_lines(info: dict[str, Any], cases: Sequence[dict[str, Any]]) -> list[str]:
+    """What the copy limit is for ``cases`` (the summary's), and why a
+    fraction of it can pass 1."""
+    threads = max(r["threads"] for r in cases)
+    split = "" if threads == 1 else f" (or split over {_threads(threads)}, if faster)"
+    return wrap(f"The copy limit: np.copyto{split} of half the bytes the call reads plus writes, so "
+                "that it reads and writes as many (1.00: as fast). " + why_above_one(info, cases))
 
 
 def summary(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
-    """A few lines: how many times faster than NumPy and what fraction of
-    the copy limit, by operation and layout, at the largest N measured,
-    whether that copy streamed its stores, and the out= alignment; the
-    one-index calls; where, and what else there is to see."""
+    """A few lines: what xlashape does and where it ran; how many times
+    faster than NumPy and what fraction of the copy limit, by operation
+    and layout, at the largest N measured, each a median over rounds with
+    its spread; what the copy limit is; the one-index calls; and, where a
+    spread is wide, that the machine was busy. The machine's diagnostics
+    are :func:`diagnostics`'s."""
     by_name = {s.name: s.records for s in sections}
-    numba = f"numba {info['numba']}" if info["numba"] else "numba not installed"
-    lines = wrap(f"xlashape {info['xlashape']} on {_where(info)}, "
-                 f"kernels at CPU level {info['level']} (best here: {info['best_level']}); "
-                 f"NumPy {info['numpy']}, {numba}.")
+    lines = wrap(opening(info))
+    wide = False
     cases = headline(by_name["cases"])
     if cases:
         first = cases[0]
-        layouts = list(dict.fromkeys(r["layout"] for r in cases))
-        cells = {(r["op"], r["layout"]): r for r in cases}
-        title = (f"N = {_sizes_text([first['n']])}, rank-4 {first['dtype']} indices, "
-                 f"{first['threads']} thread{'s' if first['threads'] > 1 else ''}")
-        lines += ["", title.ljust(SUMMARY_LABEL) + "".join(name.rjust(11) for name in layouts)]
-        for op in dict.fromkeys(r["op"] for r in cases):
-            for k, (label, cell) in enumerate(SUMMARY_ROWS):
-                head = f"  {op + ':' if k == 0 else ''}".ljust(11) + label
-                values = [cell(cells[op, layout]) if (op, layout) in cells else None for layout in layouts]
-                lines.append(head.ljust(SUMMARY_LABEL) + "".join(text(v).rjust(11) for v in values))
-        lines += [""] + wrap("The copy limit: a single-thread copy of as many bytes as the call "
-                             "reads and writes (1.00: as fast as copying them); "
-                             + streaming_sentence(info, cases))
-    else:
-        lines += [""] + wrap(threshold_text(info) + ".")
-    alignment = alignment_line(by_name.get("alignment", []))
-    if alignment:
-        lines += [""] + alignment
-    one = {r["op"]: r for r in by_name["scalar"]}
-    drop = {r["op"]: r for r in by_name["drop_ins"] if r["n"] == 1 and "form" not in r}
-    if one or drop:
-        parts = [f"IndexUtil {op} {r['speedup']:.1f}x" for op, r in one.items()]
-        parts += [f"xs.{op} {r['speedup']:.1f}x" for op, r in drop.items()]
+        title = f"N = {_sizes_text([first['n']])}, rank-4 {first['dtype']} indices, {_threads(first['threads'])}"
+        lines += ["", title.ljust(SUMMARY_LABEL)
+                  + "".join(header.rjust(SUMMARY_CELL) for header, _ in SUMMARY_FIGURES)]
+        previous = None
+        for r in cases:
+            label = f"  {r['op'] if r['op'] != previous else '':9}{r['layout']}"
+            previous = r["op"]
+            cells = [_marked(r, *figure, unmarked=" ") for _, figure in SUMMARY_FIGURES]
+            wide = wide or any(is_wide(r, figure[0]) for _, figure in SUMMARY_FIGURES)
+            lines.append(label.ljust(SUMMARY_LABEL) + "".join(c.rjust(SUMMARY_CELL) for c in cells).rstrip())
+        lines += [""] + wrap("Each figure: the median over rounds of all calls taking turns; in brackets, "
+                             "its 25th-75th percentile.")
+        lines += copy_limit_lines(info, cases)
+    one = [(f"IndexUtil {r['op']}", r) for r in by_name["scalar"]]
+    one += [(f"xs.{r['op']}", r) for r in by_name["drop_ins"]
+            if r["n"] == 1 and "form" not in r and _mode(r) == "raise"]
+    if one:
+        parts = [f"{name} {_marked(r, 'speedup', '.1f', 'x')}" for name, r in one]
+        wide = wide or any(is_wide(r, "speedup") for _, r in one)
         lines += [""] + wrap("One index, rank 4, times faster than NumPy: " + ", ".join(parts) + ".")
+    if wide:
+        lines += [""] + busy_line(info)
     return lines
+
+
+def diagnostics(info: dict[str, Any], sections: Sequence[Section]) -> list[str]:
+    """What ``--full`` says about the machine before its tables: glibc's
+    streaming-store threshold and whether the summary's copy streamed its
+    stores, and what an out= off a 64-byte boundary cost."""
+    by_name = {s.name: s.records for s in sections}
+    return wrap(streaming_sentence(info, headline(by_name["cases"]))) + alignment_line(
+        by_name.get("alignment", []))
 
 
 def caption(info: dict[str, Any]) -> str:
     """The tables' caption: the machine, the versions, the command, and
     what the columns mean."""
     numba = f", numba {info['numba']}" if info["numba"] else ""
+    jax = f", JAX {info['jax']} on {info['jax_device']}" if info.get("jax") else ""
     vendor = f" ({info['cpu_vendor']})" if info.get("cpu_vendor") else ""
     return (
         f"rank 4; {info['cpu']}{vendor}, {info['cores']} cores, kernels at level {info['level']}; "
         f"{threshold_text(info)}; "
-        f"Python {info['python']}, NumPy {info['numpy']}{numba}, xlashape {info['xlashape']}; "
-        f"command: {info['command']}. 'of copy limit': time of a single-thread np.copyto "
-        "moving as many bytes (half read, half written) over xlashape's time, median over "
-        "interleaved rounds, spread = 25th-75th percentile. 'of traffic limit' (up to "
-        f"{IN_CACHE_BYTES >> 20} MiB): the same for a vectorised loop that reads and writes "
-        "exactly the operation's bytes. 'copy streamed': whether the copy (glibc's memmove) "
-        "copied at least the non-temporal threshold, so streamed its stores past the cache "
-        "(unknown where the threshold is). 'numba M/s': numba's loop, bounds-checked; 'numba "
-        "unchecked M/s': numba's loop with the rank static (strides a tuple) and no check. "
-        "JAX: jax.jit, warm, block_until_ready, with "
-        "jax_enable_x64 (the case's dtype), 'clip' for 'raise', on its own threads, reading the "
-        "same (N, rank) rows or offsets. 'out= alignment': xlashape's call into out= at "
+        f"Python {info['python']}, NumPy {info['numpy']}{numba}{jax}, xlashape {info['xlashape']}; "
+        f"command: {info['command']}. Every call ran on this CPU; NumPy and numba on one thread. "
+        "'speedup': NumPy's time over xlashape's, a median over interleaved rounds, with (in "
+        "brackets) its 25th-75th percentile. 'of copy limit': likewise, the copy limit's time "
+        "over xlashape's; the copy limit is np.copyto of half as many bytes as the call reads "
+        "plus writes (so that it reads and writes as many), on one thread, or split over the "
+        "case's threads where that was faster ('copy threads' says which). 'of traffic limit' "
+        f"(up to {IN_CACHE_BYTES >> 20} MiB): the median time of a single-thread vectorised "
+        "loop that reads and writes exactly the operation's bytes, over xlashape's. 'copy "
+        "streamed': whether each part of the copy (glibc's memmove) copied at least the "
+        "non-temporal threshold, so streamed its stores past the cache (unknown where the "
+        "threshold is). 'numba M/s': numba's loop, bounds-checked; 'numba unchecked M/s': "
+        "numba's loop with the rank static (strides a tuple) and no check. JAX: jax.jit on "
+        "JAX's CPU device (never a GPU), warm, block_until_ready, with jax_enable_x64 (the "
+        "case's dtype), 'clip' for 'raise', on its own threads, reading the same (N, rank) rows "
+        "or offsets. 'out= alignment': xlashape's call into out= at "
         f"{OUT_OFFSETS[0]} and at {OUT_OFFSETS[1]} bytes past a 64-byte boundary, the two taking "
         "turns; 'time at 16 / at 0' is the first's median time over the second's."
     )
@@ -778,25 +965,28 @@ def tables(info: dict[str, Any], sections: Sequence[Section], render: Callable[[
 
 
 # -- arguments --------------------------------------------------------------------
+# The largest count an argument takes: int64's largest, the most elements
+# an array can have.
+MAX_COUNT = 2**63 - 1
+
+
 def _counts(text: str) -> list[int]:
-    """Comma-separated counts >= 1, each an integer or an integral number
-    such as 1e5 (what --help prints as defaults)."""
+    """Comma-separated counts from 1 to MAX_COUNT, each an integer or an
+    integral number such as 1e5 (what --help prints as defaults)."""
     values = []
     for item in filter(None, (v.strip().replace("_", "") for v in text.split(","))):
         try:
-            value = int(item)
-        except ValueError:
-            try:
-                number = float(item)
-            except ValueError:
-                number = math.nan
-            if not number.is_integer():
-                raise argparse.ArgumentTypeError(
-                    f"expected whole numbers such as 1000 or 1e3, separated by commas, got {text!r}"
-                ) from None
-            value = int(number)
-        values.append(value)
-    if not values or min(values) < 1:
+            number = decimal.Decimal(item)
+        except decimal.InvalidOperation:
+            number = decimal.Decimal("nan")
+        if not number.is_finite() or number != number.to_integral_value():
+            raise argparse.ArgumentTypeError(
+                f"expected whole numbers such as 1000 or 1e3, separated by commas, got {text!r}"
+            )
+        if not 1 <= number <= MAX_COUNT:
+            raise argparse.ArgumentTypeError(f"expected numbers from 1 to {MAX_COUNT:.1e}, got {text!r}")
+        values.append(int(number))
+    if not values:
         raise argparse.ArgumentTypeError(f"expected numbers >= 1, got {text!r}")
     return values
 
@@ -874,22 +1064,31 @@ def available_memory() -> int | None:
 
 
 def _bytes_text(n: float) -> str:
-    for scale, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB")):
+    for scale, unit in ((1e18, "EB"), (1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB")):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"
     return f"{n / 1e3:.0f} kB"
 
 
+# Bytes no machine has: a 64-bit address space.
+ADDRESS_SPACE = 1 << 64
+
+
 def check_memory(cases: Sequence[Case], available: int | None) -> None:
     """CommandError, before anything is measured, if the largest case
-    cannot fit in ``available`` bytes."""
-    if available is None or not cases:
+    cannot fit in ``available`` bytes (None: unknown) or in any 64-bit
+    machine's memory."""
+    if not cases:
         return
     biggest = max(cases, key=case_memory)
     need = case_memory(biggest)
-    if need > available:
+    what = f"--sizes {biggest.n:.0e}"
+    if need >= ADDRESS_SPACE:
+        raise CommandError(f"{what} is too large: one case would need more memory than a 64-bit machine "
+                           f"can address ({_bytes_text(ADDRESS_SPACE)})", EXIT_USAGE)
+    if available is not None and need > available:
         raise CommandError(
-            f"--sizes {biggest.n:.0e} needs about {_bytes_text(need)} of memory for one case "
+            f"{what} needs about {_bytes_text(need)} of memory for one case "
             f"({biggest.op}, {biggest.layout}, {biggest.dtype}); {_bytes_text(available)} is "
             "available here",
             EXIT_USAGE,
@@ -968,7 +1167,7 @@ def run(args: argparse.Namespace) -> int:
             progress(f"[alignment {k}] {case.op} N={case.n:.0e} threads={threads}: out= at 16 and 0 mod 64")
             alignment.append(alignment_times(case, threads, min_time, min_repeats))
         progress("[scalar] one index at a time")
-        scalars += scalar_times(number=20000 if long else 2000)
+        scalars += scalar_times(number=7000 if long else 700)
         progress("[drop-ins] xs.ravel_multi_index and xs.unravel_index against NumPy's")
         drop_ins += drop_in_times(DROP_IN_SIZES if long else QUICK_DROP_IN_SIZES, min_time, min_repeats,
                                   args.modes or MODES)
@@ -981,9 +1180,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: interrupted: showing the {len(records)} of {len(cases)} cases measured",
               file=sys.stderr)
     print("\n".join(summary(info, sections)))
-    full = tables(info, sections, text_table)
     if args.full:
-        print("\n" + "\n".join(full))
+        print("\n" + "\n".join(diagnostics(info, sections) + [""] + tables(info, sections, text_table)))
     else:
         print("\n" + "\n".join(wrap(
             "Every measurement: xlashape bench --full (or --json FILE, --markdown FILE)"

@@ -14,7 +14,10 @@ function, which XLA fuses into its loop, so that both read the same array)
 or offsets, XLA's own compiled loop, timed warm with the result's
 ``block_until_ready()``. JAX computes integers in 32 bits unless
 ``jax_enable_x64`` is set; the peer sets it, so that JAX reads and writes
-the case's dtype as xlashape does."""
+the case's dtype as xlashape does. JAX runs on the CPU
+(:func:`cpu_device`) even where it sees a GPU or TPU: its input is placed
+there, and a jitted call runs where its input is, so that every figure
+compares work on the same processor."""
 
 from __future__ import annotations
 
@@ -153,28 +156,44 @@ def why_no_jax() -> str | None:
     return None if jax is not None else 'JAX not installed (pip install ".[jax]" adds its column)'
 
 
+def cpu_device(module: Any) -> Any:
+    """The device the bench runs JAX on: the first CPU device of JAX
+    ``module``, whatever its default device (a GPU or TPU where there is
+    one), so that JAX's figures, like every other, are the CPU's."""
+    return module.devices("cpu")[0]
+
+
+def jax_device() -> str | None:
+    """Where the JAX peer runs, as JAX names it (such as ``cpu:0``), or
+    None when JAX is not installed."""
+    return None if jax is None else str(cpu_device(jax))
+
+
 def jax_call(case: Any, data: dict[str, Any]) -> Callable[[], Any] | None:
-    """JAX's jitted call for a bench case (compiled and run once here), or
-    None without JAX or for a tiled layout. Like NumPy's equivalent, it
-    takes the multi-index reordered major-to-minor with the padded widths
-    as dims (JAX knows only C order). Under jit JAX cannot raise: 'raise'
-    cases run its 'clip' mode, the closest, which also checks nothing."""
+    """JAX's jitted call for a bench case (compiled and run once here) on
+    the CPU (:func:`cpu_device`), or None without JAX or for a tiled
+    layout. Like NumPy's equivalent, it takes the multi-index reordered
+    major-to-minor with the padded widths as dims (JAX knows only C
+    order). Under jit JAX cannot raise: 'raise' cases run its 'clip' mode,
+    the closest, which also checks nothing. The call returns JAX's result
+    (a tuple of columns for unravel)."""
     if jax is None or case.shape.layout.tiles:
         return None
     jax.config.update("jax_enable_x64", True)
     jnp = importlib.import_module("jax.numpy")
+    device = cpu_device(jax)
     shape = case.shape
     order = shape.layout.major_to_minor
     widths = tuple(shape.padded_dimensions[d] for d in order)
     call: Callable[[], Any]
     if case.op == "ravel":
-        rows = jnp.asarray(data["rows"])
+        rows = jax.device_put(data["rows"], device)
         mode = "clip" if case.mode == "raise" else case.mode
         ravel = jax.jit(lambda r: jnp.ravel_multi_index(tuple(r[:, d] for d in order), widths, mode=mode))
         call = lambda: ravel(rows).block_until_ready()  # noqa: E731
     else:
-        offsets = jnp.asarray(data["offsets"])
+        offsets = jax.device_put(data["offsets"], device)
         unravel = jax.jit(lambda f: jnp.unravel_index(f, widths))
-        call = lambda: [a.block_until_ready() for a in unravel(offsets)]  # noqa: E731
+        call = lambda: tuple(a.block_until_ready() for a in unravel(offsets))  # noqa: E731
     call()
     return call

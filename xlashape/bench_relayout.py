@@ -6,19 +6,24 @@ array into the shape's linear buffer, ``out=`` given) and ``from_linear``
 (the buffer back into a C-ordered array). Beside xlashape run, on the same
 data, interleaved round by round in one process:
 
-- **copy**: ``np.copyto`` of a buffer of the same bytes (the limit);
+- **copy**: ``np.copyto`` of a buffer of the same bytes, or with several
+  ``--threads`` the same copy split over as many if that is faster (the
+  limit; see :func:`~xlashape.bench.copy_calls`);
 - **NumPy**: NumPy's best strided copy of the same relayout: ``np.copyto``
   between strided views of the two buffers, one per box of the plan that
   xlashape's mover runs (one box where the sizes are multiples of the
   tiles; a transpose is one view), into warm buffers;
 - **jax.jit** (where JAX is installed): the tiling as XLA would write it
   in the program, pad, reshape and transpose (or the reverse and a slice),
-  jitted, on arrays already on the device, until ``block_until_ready()``.
+  jitted, on arrays already on JAX's CPU device (never a GPU's, where
+  there is one), until ``block_until_ready()``.
 
 xlashape's ``from_linear`` allocates its result, as a user's call does
 (the result cache hands it the memory the previous result left).
 Figures are fractions of the copy: the copy's median time over the
-call's, both medians over the same rounds (1.0 runs at copy speed).
+call's, both medians over the same rounds (1.0 runs at copy speed). A
+fraction can pass 1 where the call streams its stores past the cache and
+the copy does not, or runs on more threads than the copy gained from.
 """
 
 from __future__ import annotations
@@ -33,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from . import Shape, cpu, packing, relayout_plan
-from .bench import interleaved_times, machine
-from .bench_peers import why_no_jax
-from .bench_report import Column, Section, field, markdown_table, text_table
+from .bench import copy_calls, fastest_copy, interleaved_times, machine
+from .bench_peers import cpu_device, why_no_jax
+from .bench_report import Column, Section, field, markdown_table, text_table, wrap
 from .buffers import from_linear, to_linear
 from .cli.common import EXIT_USAGE, CommandError
 from .shape_text import parse_array_shape_string
@@ -97,8 +102,9 @@ def _digits(shape: Shape, itemsize: int) -> tuple[tuple[relayout_plan.Axis, ...]
 
 
 def jax_calls(shape: Shape, array: np.ndarray, buffer: np.ndarray) -> tuple[Callable[[], object], Callable[[], object]] | None:
-    """``jax.jit`` of the layout as reshape and transpose, both directions;
-    None without JAX."""
+    """``jax.jit`` of the layout as reshape and transpose, both directions,
+    on the CPU (:func:`~xlashape.bench_peers.cpu_device`); None without
+    JAX."""
     try:
         import jax
         import jax.numpy as jnp
@@ -119,7 +125,8 @@ def jax_calls(shape: Shape, array: np.ndarray, buffer: np.ndarray) -> tuple[Call
         return a[tuple(slice(0, d) for d in shape.dimensions)]
 
     forward, backward = jax.jit(lay_out), jax.jit(read_back)
-    device_array, device_buffer = jnp.asarray(array), jnp.asarray(buffer)
+    device = cpu_device(jax)
+    device_array, device_buffer = jax.device_put(array, device), jax.device_put(buffer, device)
     forward(device_array).block_until_ready()
     backward(device_buffer).block_until_ready()
     return (
@@ -137,14 +144,14 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
     array = (np.arange(shape.element_count) % 97).astype(dtype).reshape(shape.dimensions)
     buffer = to_linear(array, shape)
     back = np.empty_like(array)
-    copy_src, copy_dst = buffer.copy(), np.empty_like(buffer)
+    copy_src = buffer.reshape(-1).copy()
     src_axes = relayout_plan.shape_axes(shape, array.itemsize)
     assert src_axes is not None
     to_plan = relayout_plan.plan(shape.dimensions, relayout_plan.array_axes(array), src_axes)
     from_plan = relayout_plan.plan(shape.dimensions, src_axes, relayout_plan.array_axes(back))
     assert to_plan is not None and from_plan is not None
     calls = {
-        "copy": lambda: np.copyto(copy_dst, copy_src),
+        **copy_calls(copy_src, np.empty_like(copy_src), threads),
         "to_linear": lambda: to_linear(array, shape, out=buffer, threads=threads),
         "from_linear": lambda: from_linear(buffer, shape, threads=threads),
         "numpy to": numpy_call(array, buffer, to_plan),
@@ -153,7 +160,10 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
     peers = jax_calls(shape, array, buffer)
     if peers is not None:
         calls["jax to"], calls["jax from"] = peers
-    times = {name: float(np.median(t)) for name, t in interleaved_times(calls, min_time, min_rounds).items()}
+    rounds = interleaved_times(calls, min_time, min_rounds)
+    copy_threads, copy_times = fastest_copy(rounds)
+    times = {name: float(np.median(t)) for name, t in rounds.items()}
+    times["copy"] = float(np.median(copy_times))
     records = []
     for direction, ours in (("to", "to_linear"), ("from", "from_linear")):
         record = {
@@ -164,6 +174,7 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
             "level": cpu.cpu_features()["level"],
             "bytes": int(buffer.nbytes),
             "copy_s": times["copy"],
+            "copy_threads": copy_threads,
             "xlashape_s": times[ours],
             "xlashape_of_copy": times["copy"] / times[ours],
             "numpy_of_copy": times["copy"] / times[f"numpy {direction}"],
@@ -178,9 +189,10 @@ COLUMNS = (
     Column("call", field("direction"), key=True),
     Column("threads", field("threads"), key=True),
     Column("copy ms", field("copy_s", ".1f", scale=1e3)),
+    Column("copy threads", field("copy_threads")),
     Column("xlashape of copy", field("xlashape_of_copy", ".2f")),
     Column("NumPy of copy", field("numpy_of_copy", ".2f")),
-    Column("jax.jit of copy", lambda r: None if r["jax_of_copy"] is None else f"{r['jax_of_copy']:.2f}",
+    Column("jax.jit CPU of copy", lambda r: None if r["jax_of_copy"] is None else f"{r['jax_of_copy']:.2f}",
            why_empty=why_no_jax),
 )
 
@@ -206,10 +218,14 @@ def run(args: argparse.Namespace) -> int:
         for threads in thread_counts:
             print(f"[{k}/{len(ROWS)}] {row.name} threads={threads}", file=sys.stderr)
             records.extend(row_times(row, threads, min_time, min_rounds, quick=args.quick))
-    section = Section("relayout", "Relayout: fractions of one np.copyto of the same bytes", COLUMNS, records)
+    section = Section("relayout", "Relayout: fractions of the copy limit", COLUMNS, records)
     print("\n".join(text_table(section)))
-    print(f"\nFractions of one np.copyto of the same bytes; medians over interleaved rounds. {info['cpu']}, "
-          f"{info['cores']} cores, level {info['level']}, NumPy {info['numpy']}.")
+    print("\n" + "\n".join(wrap(
+        "Fractions of the copy limit: np.copyto of the same bytes (split over the call's threads where "
+        "that was faster; 'copy threads' says which), its median time over the call's, medians over "
+        "interleaved rounds. Above 1 is no error: the call may stream its stores past the cache where "
+        f"the copy does not. Every call ran on this CPU, JAX's too. {info['cpu']}, {info['cores']} cores, "
+        f"level {info['level']}, NumPy {info['numpy']}.")))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(markdown_table(section)) + "\n")

@@ -23,7 +23,10 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["WIDTH", "Column", "Section", "field", "json_document", "markdown_table", "text", "text_table", "wrap"]
+__all__ = [
+    "WIDTH", "Column", "Section", "field", "json_document", "markdown_table", "spread_field", "text", "text_table",
+    "wrap",
+]
 
 WIDTH = 100  # the terminal output's columns
 EMPTY = "-"
@@ -55,6 +58,29 @@ def field(name: str, spec: str = "", suffix: str = "", scale: float = 1.0) -> Ca
             return None
         value = record[name] if scale == 1.0 else record[name] * scale
         return f"{value:{spec}}{suffix}"
+
+    return cell
+
+
+def spread_field(name: str, spec: str = "", suffix: str = "") -> Callable[[Record], str | None]:
+    """A cell showing ``record[name]`` and, where the record has it, its
+    spread ``record[name + "_spread"]`` (low, high) in brackets:
+    ``7.6x (6.9-8.1)``; None where the record has no ``name``.
+
+    >>> from xlashape.bench_report import spread_field
+    >>> spread_field("speedup", ".1f", "x")({"speedup": 7.6, "speedup_spread": (6.94, 8.1)})
+    '7.6x (6.9-8.1)'
+    """
+
+    def cell(record: Record) -> str | None:
+        if name not in record:
+            return None
+        value = f"{record[name]:{spec}}{suffix}"
+        spread = record.get(name + "_spread")
+        if spread is None:
+            return value
+        low, high = spread
+        return f"{value} ({low:{spec}}-{high:{spec}})"
 
     return cell
 
