@@ -76,3 +76,23 @@ def test_api_reference_templates_exist():
     assert names
     for name in names:
         assert (DOCS / "_templates" / "autosummary" / f"{name}.rst").exists(), name
+
+
+WORK_ITEM = re.compile(r"\b[Ii]ssues? #?\d+")
+# A git commit hash: 7 to 40 hexadecimal digits, at least one a letter and
+# one a digit, standing alone (not a 0x literal, not part of a name).
+COMMIT = re.compile(r"(?<![\w#])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?!\w)")
+
+
+@pytest.mark.parametrize("page", [*PAGES, DOCS.parent / "README.md"], ids=lambda page: page.name)
+def test_pages_name_no_work_items_or_commits(page):
+    """User docs speak to users: no internal work-item numbers ("issue 17")
+    and no commit hashes; history is the changelog's."""
+    text = page.read_text()
+    assert WORK_ITEM.findall(text) == [], f"{page} names work items"
+    assert COMMIT.findall(text) == [], f"{page} names commits"
+
+
+def test_the_work_item_and_commit_patterns_match():
+    assert WORK_ITEM.findall("the tables (issue 17, later) and issue 9") == ["issue 17", "issue 9"]
+    assert COMMIT.findall("against dab7386, not 0xA5 or 10000000") == ["dab7386"]
