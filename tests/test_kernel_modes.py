@@ -252,6 +252,40 @@ def test_dtype_and_out_must_agree():
     assert xs.ravel([[1, 2]], shape, dtype="int64").dtype == np.int64
 
 
+def _documented_out_dtypes(function):
+    """The dtypes that ``function``'s docstring allows for ``out``."""
+    line = next(line for line in function.__doc__.splitlines() if line.strip().startswith("out : "))
+    names = line.split("ndarray of ")[1].split(", shape")[0]  # "int64, int32 or uint32"
+    return [np.dtype(name) for name in names.replace(" or ", ", ").split(", ")]
+
+
+@pytest.mark.parametrize("convert", ["ravel", "unravel"])
+@pytest.mark.parametrize("dtype", [*DTYPES, np.float64, np.float32, np.bool_])
+@pytest.mark.parametrize("byte_order", ["=", ">"])
+def test_out_of_any_dtype_is_taken_or_refused_naming_every_documented_dtype(convert, dtype, byte_order):
+    # An out= of a dtype the function refuses is named with every dtype its
+    # docstring allows; one it allows gives what NumPy gives.
+    shape = xs.Shape("f32", [3, 4])
+    documented = _documented_out_dtypes(getattr(xs, convert))
+    assert documented == [np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint32)]
+    out_dtype = np.dtype(dtype).newbyteorder(byte_order)
+    if convert == "ravel":
+        args, out = ([[1, 2], [2, 3]], shape), np.zeros(2, out_dtype)
+        expected = np.ravel_multi_index(([1, 2], [2, 3]), (3, 4))
+    else:
+        args, out = ([6, 11], shape), np.zeros((2, 2), out_dtype)
+        expected = np.stack(np.unravel_index([6, 11], (3, 4)), axis=1)
+    if out_dtype.isnative and out_dtype in documented:
+        assert getattr(xs, convert)(*args, out=out) is out
+        np.testing.assert_array_equal(out, expected)
+        return
+    allowed = ", ".join(str(d) for d in documented[:-1]) + f" or {documented[-1]}"
+    with pytest.raises(TypeError) as refused:
+        getattr(xs, convert)(*args, out=out)
+    assert str(refused.value) == f"out must have dtype {allowed} (native byte order), got {out_dtype}"
+    assert not out.any()
+
+
 def test_traffic_loop_reads_and_writes_every_item(level):
     from xlashape._batch import traffic
 

@@ -2,6 +2,7 @@
 oracles, exact bounds and division, the worker pool, and ``out=`` overlap."""
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -233,6 +234,79 @@ def test_default_threads_follow_affinity_and_the_environment():
 def test_the_environment_forces_a_lower_level(name):
     result = _run_python("import xlashape; print(xlashape.cpu_features()['level'])", XLASHAPE_CPU=name)
     assert result.stdout.strip() == name, result.stderr
+
+
+@pytest.mark.parametrize("name", cpu.LEVELS)
+def test_the_environment_and_set_cpu_level_refuse_the_same_levels(name):
+    # A level this CPU lacks: set_cpu_level raises, and so does the import
+    # under XLASHAPE_CPU, naming the variable, the level and the best there is.
+    # (Every level passes on a CPU with AVX-512; the next test simulates one
+    # without.)
+    try:
+        previous = cpu.set_cpu_level(name)
+    except ValueError:
+        refused = True
+    else:
+        refused = False
+        cpu.set_cpu_level(previous)
+    result = _run_python("import xlashape; print(xlashape.cpu_features()['level'])", XLASHAPE_CPU=name)
+    if refused:
+        best = xs.cpu_features()["best"]
+        assert result.returncode != 0 and result.stdout == ""
+        assert f"ValueError: XLASHAPE_CPU={name!r} asks for a level this CPU lacks" in result.stderr
+        assert f"the best it supports is {best!r}" in result.stderr
+    else:
+        assert result.stdout.strip() == name, result.stderr
+
+
+@pytest.mark.parametrize("best", cpu.LEVELS[:-1])
+def test_the_environment_refuses_a_level_above_the_best(best):
+    # A CPU whose best level is ``best``, as xlashape.cpu reads it at import:
+    # the import under XLASHAPE_CPU set to the next level up raises. (The
+    # process starts with the variable set to a level this CPU has; the
+    # module is then imported again with the CPU's answer replaced.)
+    wanted = cpu.LEVELS[cpu.LEVELS.index(best) + 1]
+    code = (
+        "import importlib, os, xlashape\n"
+        "from xlashape import _batch, cpu\n"
+        f"_batch.best_cpu_level = lambda: {best!r}\n"
+        f"os.environ['XLASHAPE_CPU'] = {wanted!r}\n"
+        "importlib.reload(cpu)\n"
+    )
+    result = _run_python(code, XLASHAPE_CPU="baseline")
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"ValueError: XLASHAPE_CPU={wanted!r} asks for a level this CPU lacks; the best it "
+        f"supports is {best!r} (set XLASHAPE_CPU to that or lower, or unset it to use the best)"
+    )
+    result = _run_python(code.replace(f"= {wanted!r}", f"= {best!r}") + "print(cpu.cpu_features()['level'])",
+                         XLASHAPE_CPU="baseline")
+    assert result.stdout.strip() == best, result.stderr
+
+
+def test_cpu_features_report_the_pool_before_and_after_it_starts():
+    # Before the first call split across threads, the pool reports the
+    # workers it will start (threads - 1, never a misleading 0) and that it
+    # has not started; after, the workers it started and their wake-up time.
+    code = (
+        "import json, numpy as np, xlashape as xs\n"
+        "before = xs.cpu_features()\n"
+        "rows = np.zeros((1_000_000, 2), np.int64)\n"
+        "xs.ravel(rows, xs.Shape('f32', [4, 4]))\n"
+        "after = xs.cpu_features()\n"
+        "print(json.dumps([before, after]))\n"
+    )
+    result = _run_python(code, XLASHAPE_NUM_THREADS="3")
+    assert result.returncode == 0, result.stderr
+    before, after = json.loads(result.stdout)
+    assert before["threads"] == after["threads"] == 3
+    assert before["pool_started"] is False and before["pool_workers"] == 2
+    assert before["pool_wake_ns"] is None
+    assert after["pool_started"] is True and after["pool_workers"] == 2
+    assert after["pool_wake_ns"] > 0
+    result = _run_python("import xlashape as xs; print(xs.cpu_features()['pool_workers'])",
+                         XLASHAPE_NUM_THREADS="1")
+    assert result.stdout.strip() == "0", result.stderr
 
 
 def test_unknown_levels_are_refused():

@@ -1,5 +1,6 @@
 """The drop-ins behave exactly as NumPy's functions, and go further."""
 
+import functools
 import threading
 
 import hypothesis.extra.numpy as npst
@@ -477,13 +478,37 @@ def test_numpy_negative_dims_are_refused_where_numpy_takes_them():
     # it takes an empty batch. xlashape refuses negative dims (after what
     # NumPy reads first: see test_ravel_reads_arguments_as_numpy_does).
     for mode in ("wrap", "clip"):
-        with pytest.raises(ValueError, match="must not be < 0"):
+        with pytest.raises(ValueError, match="negative dimensions are not allowed"):
             xs.ravel_multi_index((np.array([1, 5]),), (-3,), mode=mode)
     empty = np.array([], dtype=np.intp)
-    with pytest.raises(ValueError, match="must not be < 0"):
+    with pytest.raises(ValueError, match=r"dimension 1 of \(3, -2\) is -2"):
         xs.ravel_multi_index((empty, empty), (3, -2))
-    with pytest.raises(ValueError, match="must not be < 0"):
+    with pytest.raises(ValueError, match=r"dimension 1 of \(3, -2\) is -2"):
         xs.unravel_index(empty, (3, -2))
+
+
+@given(
+    st.lists(st.integers(-4, 4), min_size=1, max_size=4).filter(lambda dims: min(dims) < 0),
+    st.sampled_from(["C", "F"]),
+)
+def test_numpy_negative_dims_are_refused_in_numpys_words(dims, order):
+    # NumPy's own words for a negative dimension (np.empty's), naming the
+    # first negative dimension and its value; where NumPy refuses the call
+    # too (it takes some: unravel_index of 0 in (-1, -1)), its exception type.
+    with pytest.raises(ValueError) as numpy_refusal:
+        np.empty(dims)
+    first = next(i for i, size in enumerate(dims) if size < 0)
+    expected = f"{numpy_refusal.value}; dimension {first} of {tuple(dims)} is {dims[first]}"
+    index = np.zeros(1, dtype=np.intp)
+    calls = [
+        (xs.ravel_multi_index, np.ravel_multi_index, ((index,) * len(dims), dims)),
+        (xs.unravel_index, np.unravel_index, (index, dims)),
+    ]
+    for ours, numpys, args in calls:
+        kind, numpy_error = outcome(functools.partial(numpys, *args, order=order))
+        with pytest.raises(numpy_error if kind == "error" else ValueError) as refusal:
+            ours(*args, order=order)
+        assert type(refusal.value) is ValueError and str(refusal.value) == expected
 
 
 def test_numpy_empty_nested_list_is_a_type_error_not_a_system_error():

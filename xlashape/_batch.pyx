@@ -446,6 +446,11 @@ def check_out(out, tuple shape, inputs=(), *, dtype=np.int64, str what="out",
     return _check_out_as(out, shape, tuple(inputs), dtype, what, contiguous)
 
 
+cdef inline bint _is_native_int64(cnp.ndarray array) noexcept:
+    return (cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
+            and cnp.PyArray_ISNOTSWAPPED(array))
+
+
 cdef object _check_out_as(object out, tuple shape, tuple inputs, object dtype, str what,
                           bint contiguous):
     if out is None:
@@ -454,8 +459,7 @@ cdef object _check_out_as(object out, tuple shape, tuple inputs, object dtype, s
         raise TypeError(f"{what} must be a NumPy array, got {type(out).__name__}")
     cdef cnp.ndarray array = out
     if dtype is np.int64:
-        if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), cnp.NPY_INT64)
-                or not cnp.PyArray_ISNOTSWAPPED(array)):
+        if not _is_native_int64(array):
             raise TypeError(
                 f"{what} must have dtype int64 (native byte order), got {array.dtype}"
             )
@@ -480,8 +484,9 @@ cdef object _check_out(object out, tuple shape, tuple inputs):
 
 
 # The results' dtypes besides int64, 32 bits where every value fits, and the
-# largest value each holds.
+# largest value each holds; every dtype a ravel or unravel result may have.
 cdef dict _NARROW_LIMITS = {np.dtype(np.int32): 2**31 - 1, np.dtype(np.uint32): 2**32 - 1}
+cdef str _RESULT_DTYPES = "int64, int32 or uint32"
 
 
 cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel):
@@ -491,11 +496,13 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
     the buffer; unravel: every index of every dimension), else a ValueError
     before anything is written."""
     if dtype is None:
-        if not isinstance(out, np.ndarray) or cnp.PyArray_ITEMSIZE(<cnp.ndarray> out) != 4:
+        if not isinstance(out, np.ndarray) or _is_native_int64(<cnp.ndarray> out):
             return np.int64  # out's own checks name what is wrong with it
         dtype = out.dtype
         if dtype not in _NARROW_LIMITS:
-            return np.int64
+            raise TypeError(
+                f"out must have dtype {_RESULT_DTYPES} (native byte order), got {dtype}"
+            )
     elif dtype is not np.int64:
         # A scalar type or dtype as it is (the common call); text and the rest
         # through as_dtype, which never evaluates text.
@@ -506,7 +513,7 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
         if dtype not in _NARROW_LIMITS:
             if dtype == np.int64:
                 return np.int64
-            raise TypeError(f"dtype must be int64, int32 or uint32, got {dtype}")
+            raise TypeError(f"dtype must be {_RESULT_DTYPES}, got {dtype}")
     else:
         return np.int64
     limit = _NARROW_LIMITS[dtype]

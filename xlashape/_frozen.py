@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ._xla_names import missing_attribute
+
 
 class Frozen:
-    """Immutable, hashable and equal by value.
+    """Immutable, hashable and equal by value; an XLA spelling of an
+    attribute (``IsArray``) raises an AttributeError naming xlashape's.
 
     A subclass defines ``_key()``: the tuple of constructor arguments that
     rebuilds it, which is also what equality, hashing and pickling use.
@@ -14,6 +19,16 @@ class Frozen:
 
     def _key(self) -> tuple[object, ...]:
         raise NotImplementedError
+
+    # An XLA name (shape.IsArray) raises an AttributeError naming xlashape's;
+    # hidden from type checkers, which would otherwise stop flagging misspelt
+    # attributes.
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name):
+            if hasattr(type(self), name):  # a property that raised AttributeError: its error
+                return object.__getattribute__(self, name)
+            missing_attribute(self, name)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")

@@ -4,8 +4,10 @@ The kernels are compiled for several levels of the x86-64 instruction set
 (``baseline``, ``avx2``, ``avx512``), each in its own functions, and the
 best level the CPU and OS support is chosen once, at import. The
 environment variable ``XLASHAPE_CPU`` (``baseline``, ``avx2`` or
-``avx512``) asks for a lower one; :func:`set_cpu_level` changes it at run
-time (the tests use it to run every level). Other CPUs run ``baseline``.
+``avx512``) asks for a lower one; a level the CPU lacks stops the import
+with a ValueError, as :func:`set_cpu_level` (which changes the level at run
+time; the tests use it to run every level) refuses it. Other CPUs run
+``baseline``.
 
 Results too large to stay in cache are written by non-temporal
 (streaming) stores, which skip reading each cache line before writing it.
@@ -55,11 +57,37 @@ MAX_THRESHOLD_BYTES = 2**53
 
 
 def cpu_features() -> dict[str, object]:
-    """The kernel level in use, the best this machine supports, every level
-    it supports, the worker pool's state, and the thresholds from which
-    results are written in aligned slots and streamed: ``{"level": ...,
-    "best": ..., "supported": (...), "levels": LEVELS, "pool_workers": ...,
-    "pool_wake_ns": ..., "stream_bytes": ..., "align_bytes": ...}``.
+    """The CPU level the kernels run at, the worker pool, and the thresholds
+    from which results are written in aligned slots and streamed.
+
+    Returns
+    -------
+    dict
+        ``level``
+            The kernel level in use: one of ``levels``.
+        ``best``
+            The best level this CPU (and OS) supports.
+        ``supported``
+            Every level this CPU supports, lowest first.
+        ``levels``
+            Every level the kernels are compiled for (``xlashape.cpu.LEVELS``).
+        ``threads``
+            The threads a batch call uses by default, the calling thread
+            included (:func:`xlashape.get_num_threads`).
+        ``pool_started``
+            Whether the worker pool has started: it starts at the first call
+            split across threads.
+        ``pool_workers``
+            The pool's worker threads besides the calling thread: before the
+            pool starts, the number a call at the default thread count will
+            start (``threads - 1``); after, the number started, which a call
+            given more ``threads`` may have raised.
+        ``pool_wake_ns``
+            How long a sleeping worker takes to wake, in nanoseconds,
+            measured when the pool starts; None before.
+        ``stream_bytes``, ``align_bytes``
+            :func:`xlashape.cpu.stream_bytes` and
+            :func:`xlashape.cpu.align_bytes`.
 
     Examples
     --------
@@ -69,13 +97,17 @@ def cpu_features() -> dict[str, object]:
     """
     best = _batch.best_cpu_level()
     pool = _batch.pool_info()
+    threads = int(_batch.get_default_threads())
+    started = pool["workers"] > 0
     return {
         "level": _batch.cpu_level(),
         "best": best,
         "supported": LEVELS[: LEVELS.index(best) + 1],
         "levels": LEVELS,
-        "pool_workers": pool["workers"],
-        "pool_wake_ns": pool["wake_ns"],
+        "threads": threads,
+        "pool_started": started,
+        "pool_workers": int(pool["workers"]) if started else threads - 1,
+        "pool_wake_ns": pool["wake_ns"] if started else None,
         "stream_bytes": stream_bytes(),
         "align_bytes": align_bytes(),
     }
@@ -205,9 +237,13 @@ def _initial_level() -> None:
         return
     if wanted not in LEVELS:
         raise ValueError(f"XLASHAPE_CPU must be one of {', '.join(LEVELS)}, got {wanted!r}")
-    supported = LEVELS[: LEVELS.index(_batch.best_cpu_level()) + 1]
-    # A level above what the CPU has cannot run: use the best there is.
-    _batch.select_cpu_level(wanted if wanted in supported else supported[-1])
+    best = _batch.best_cpu_level()
+    if LEVELS.index(wanted) > LEVELS.index(best):  # as set_cpu_level refuses it
+        raise ValueError(
+            f"XLASHAPE_CPU={wanted!r} asks for a level this CPU lacks; the best it supports "
+            f"is {best!r} (set XLASHAPE_CPU to that or lower, or unset it to use the best)"
+        )
+    _batch.select_cpu_level(wanted)
 
 
 _initial_level()

@@ -9,12 +9,13 @@ import numpy as np
 
 from . import _index, reference
 from ._validate import as_int_tuple, normalize_dimension
+from ._xla_names import XlaNames
 from .shape import Shape, require_shape
 
 __all__ = ["IndexUtil"]
 
 
-class IndexUtil:
+class IndexUtil(metaclass=XlaNames):
     """Static helpers named after XLA's ``IndexUtil``, for any layout,
     padded layouts included (which XLA's own IndexUtil never supported).
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from . import byte_sizes, layout_queries, layouts_in_shapes, split_sizes
 from ._validate import as_int, normalize_dimension
+from ._xla_names import XlaNames
 from .errors import IndexOutOfBoundsError
 from .layout import Layout, SplitConfig, Tile, layout_from_fields
 from .primitive_type import PaddingValue
@@ -25,7 +26,7 @@ def _check_position(layout: Layout, position: object) -> int:
     return p
 
 
-class LayoutUtil:
+class LayoutUtil(metaclass=XlaNames):
     """Static helpers on :class:`Layout`, named after XLA's ``LayoutUtil``.
 
     Examples

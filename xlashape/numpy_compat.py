@@ -84,7 +84,13 @@ def new_shape(dims: object, order: object, padded_dims: object) -> Shape:
     """The Shape that ``dims``, ``order`` and ``padded_dims`` describe, read
     as NumPy reads them; NumPy's exception types for what it refuses."""
     padded = None if padded_dims is None else _int_tuple(padded_dims, "padded_dims")
-    return _cached_shape(_dims(dims), _order(order), padded)
+    sizes, minor_to_major = _dims(dims), _order(order)
+    for i, size in enumerate(sizes):
+        if size < 0:
+            raise ValueError(
+                f"negative dimensions are not allowed; dimension {i} of {sizes} is {size}"
+            )
+    return _cached_shape(sizes, minor_to_major, padded)
 
 
 def _dims(dims: Any) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from . import (
     tuple_helpers,
 )
 from ._validate import as_int
+from ._xla_names import XlaNames
 from .errors import IndexOutOfBoundsError
 from .layout import Layout, SplitConfig, Tile
 from .primitive_type import PaddingValue, PrimitiveType
@@ -76,7 +77,7 @@ def _compatible(lhs: AnyShape, rhs: AnyShape) -> bool:
     return lhs.element_type == rhs.element_type
 
 
-class ShapeUtil:
+class ShapeUtil(metaclass=XlaNames):
     """Static helpers on :class:`Shape`, named after XLA's ``ShapeUtil``.
 
     Examples
