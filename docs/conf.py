@@ -100,10 +100,12 @@ class LayoutPicture(SphinxDirective):
         return [nodes.raw("", html, format="html")]
 
 
-# Where long names are laid out in narrow places: a page's table of
-# contents, inline code, and the links to the previous and next page.
+# Where long names are laid out in narrow places: the section's and the
+# page's tables of contents, inline code, and the links to the previous
+# and next page.
 NARROW = re.compile(
-    r'(<nav id="pst-page-toc-nav".*?</nav>'
+    r'(<nav class="bd-docs-nav bd-links".*?</nav>'
+    r'|<nav id="pst-page-toc-nav".*?</nav>'
     r'|<span class="pre">[^<]*</span>'
     r'|<p class="prev-next-title">[^<]*</p>)',
     re.S,

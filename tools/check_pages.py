@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.shots:
                 args.shots.mkdir(parents=True, exist_ok=True)
                 png = args.shots / f"{relative.replace('/', '_').removesuffix('.html')}-{width}.png"
-                run_chromium("--hide-scrollbars", f"--window-size={width},{HEIGHT}",
+                run_chromium(f"--window-size={width},{HEIGHT}",  # scroll bars shown, as a person sees them
                              f"--screenshot={png.resolve()}", page.resolve().as_uri())
     print("pages fit" if not failed else "some pages do not fit: see above")
     return 1 if failed else 0
