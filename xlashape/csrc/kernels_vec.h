@@ -4,7 +4,7 @@
  * implements this list in one header: kernels_vec_avx2.h (4 lanes),
  * kernels_vec_avx512.h (8 lanes), and kernels_vec_portable.h (plain C, 4
  * or 8 lanes, any CPU: the reference that tests/test_vector_ops.py holds
- * each level to, through xlashape/_vec_check.pyx and csrc/vec_check*.c).
+ * each level to, through tests/vec_check/, which the tests build).
  *
  * A level header is included after kernels_common.h (plan.h's
  * XS_MAX_UNROLLED, XS_ALWAYS_INLINE, the store modes, XS_TWO52), inside
@@ -14,7 +14,7 @@
  * stream, xs_vstream, written once over those operations), then the
  * operations that put vectors on a stream.
  *
- * This file is the list. Included after a level header (vec_check*.c do,
+ * This file is the list. Included after a level header (tests/vec_check/*.c do,
  * for every level), it declares each function again with its contract
  * signature, so that the compiler rejects a level whose function differs,
  * and checks the macros; it defines nothing.

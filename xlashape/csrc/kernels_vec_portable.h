@@ -2,7 +2,7 @@
  * vector a struct of XS_VL lanes, each operation a loop over them (which
  * a compiler may vectorise, though nothing asks it to). The reference
  * implementation: tests/test_vector_ops.py holds each level's operations
- * to these (through csrc/vec_check*.c), and the loops of kernels_impl.h
+ * to these (through tests/vec_check/vec_check*.c), and the loops of kernels_impl.h
  * compiled over this header run their vector paths on any CPU.
  *
  * XS_PORTABLE_VL, defined before the include, sets the lanes: 4 (the
