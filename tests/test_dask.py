@@ -187,6 +187,17 @@ def test_unknown_chunk_sizes():
     )
 
 
+def test_unravel_of_unknown_chunk_sizes():
+    offsets = da.from_array(OFFSETS, chunks=(ROW_CHUNKS,))
+    kept = offsets[offsets % 3 != 0]
+    assert np.isnan(kept.shape[0])
+    rows = xd.unravel(kept, SHAPE)
+    assert np.isnan(rows.shape[0]) and rows.shape[1] == SHAPE.rank
+    np.testing.assert_array_equal(
+        rows.compute(scheduler="threads"), xlashape.unravel(OFFSETS[OFFSETS % 3 != 0], SHAPE)
+    )
+
+
 def test_numpy_input_becomes_a_dask_array():
     offsets = xd.ravel(ROWS, SHAPE)
     assert isinstance(offsets, da.Array)

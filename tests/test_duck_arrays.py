@@ -119,6 +119,131 @@ def test_unravel_index_of_dask_indices_matches_numpy(dims, shape, chunk, order, 
         assert got.shape == want.shape
 
 
+# Index arrays whose chunk sizes Dask leaves unknown: what flatnonzero and
+# boolean masks give. Each maker takes a Dask array of values and returns the
+# lazy indices and a NumPy function giving the same from the computed values.
+UNKNOWN_CHUNKS = {
+    "flatnonzero": (lambda x: da.flatnonzero(x % 5 == 0), lambda v: np.flatnonzero(v % 5 == 0)),
+    "boolean mask": (lambda x: x[x > 7], lambda v: v[v > 7]),
+    "mask on rows": (lambda x: x[x[:, 0] % 2 == 0], lambda v: v[v[:, 0] % 2 == 0]),
+}
+
+
+def unknown_chunk_indices(maker, values, chunks):
+    lazy_of, numpy_of = UNKNOWN_CHUNKS[maker]
+    counted = Counted()
+    lazy = lazy_of(counted(values, chunks))
+    assert any(np.isnan(lazy.shape)) and counted.computed == 0
+    return lazy, numpy_of(values), counted
+
+
+@pytest.mark.parametrize("maker", UNKNOWN_CHUNKS)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_index_of_unknown_chunk_sizes_is_lazy_and_matches_numpy(maker, order):
+    dims = (5, 9)  # 45 elements: the flat positions of a (9, 5) array
+    values = np.random.default_rng(3).integers(0, 24, (9, 5))
+    lazy, indices, counted = unknown_chunk_indices(maker, values, (2, 3))
+    result = xs.unravel_index(lazy, dims, order=order)
+    assert isinstance(result, tuple) and all(isinstance(r, da.Array) for r in result)
+    assert all(str(r.chunks) == str(lazy.chunks) for r in result)  # still unknown (nan)
+    assert counted.computed == 0
+    expected = np.unravel_index(indices, dims, order=order)
+    for got, want in zip(compute(result), expected, strict=True):
+        np.testing.assert_array_equal(got, want)
+        assert got.shape == want.shape and got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("maker", UNKNOWN_CHUNKS)
+@pytest.mark.parametrize("mode", ["raise", "clip"])
+def test_ravel_multi_index_of_unknown_chunk_sizes_is_lazy_and_matches_numpy(maker, mode):
+    dims = (45, 10)
+    values = np.random.default_rng(4).integers(0, 24, (9, 5))
+    lazy, indices, counted = unknown_chunk_indices(maker, values, (2, 3))
+    # columns of the same chunks, beside an int and a 0-d array that broadcast
+    cases = [
+        ((lazy, lazy % 7), (indices, indices % 7)),
+        ((lazy, 3), (indices, 3)),
+        ((np.int64(2), lazy % 10), (np.int64(2), indices % 10)),
+    ]
+    results = [xs.ravel_multi_index(multi_index, dims, mode=mode) for multi_index, _ in cases]
+    for result in results:
+        assert isinstance(result, da.Array) and str(result.chunks) == str(lazy.chunks)
+    assert counted.computed == 0
+    for result, (_, numpy_index) in zip(results, cases):
+        expected = np.ravel_multi_index(numpy_index, dims, mode=mode)
+        got = compute(result)
+        np.testing.assert_array_equal(got, expected)
+        assert got.shape == expected.shape and got.dtype == expected.dtype
+
+
+def test_unravel_then_ravel_of_unknown_chunk_sizes_round_trips():
+    values = np.arange(60).reshape(6, 10) % 7
+    x = da.from_array(values, chunks=(4, 3))
+    flat = da.flatnonzero(x == 0)
+    positions = xs.unravel_index(flat, x.shape, order="F")
+    back = xs.ravel_multi_index(positions, x.shape, order="F")
+    assert isinstance(back, da.Array) and np.isnan(back.shape[0])
+    np.testing.assert_array_equal(compute(back), np.flatnonzero(values == 0))
+
+
+@pytest.mark.parametrize("value", [0, 7, 23])
+def test_0d_dask_indices_compute_to_numpys_scalars(value):
+    dims = (4, 6)
+    counted = Counted()
+    expected = np.unravel_index(np.array(value), dims)
+    row, column = expected
+    positions = xs.unravel_index(counted(np.array(value), ()), dims)
+    offset = xs.ravel_multi_index((counted(np.array(row), ()), column), dims)
+    assert all(isinstance(r, da.Array) and r.shape == () for r in (*positions, offset))
+    assert counted.computed == 0
+    for got, want in zip(compute(positions), expected, strict=True):
+        assert type(got) is type(want) and got == want
+    got, want = compute(offset), np.ravel_multi_index((np.array(row), column), dims)
+    assert type(got) is type(want) and got == want
+
+
+def global_row_message(numpy_error: Exception, chunks: tuple[tuple[int, ...], ...], position) -> str:
+    """The NumPy-level drop-in's message, with the chunk and the row (C order)
+    within it that hold the bad index at ``position`` added."""
+    chunk, within = [], []
+    for sizes, p in zip(chunks, position):
+        starts = np.cumsum((0,) + sizes)
+        c = int(np.searchsorted(starts, p, side="right")) - 1
+        chunk.append(c)
+        within.append((p - starts[c], sizes[c]))
+    local = int(np.ravel_multi_index([w for w, _ in within], [n for _, n in within]))
+    message = str(numpy_error)
+    at = message[message.index(" at row ") :].split(";")[0]
+    return message.replace(at, f"{at} (row {local} of chunk {tuple(chunk)})")
+
+
+@pytest.mark.parametrize("position", [(0, 0), (1, 4), (3, 2), (4, 5)])
+def test_errors_in_nd_dask_arrays_name_the_row_numpys_drop_in_names(position):
+    chunks = ((2, 2, 1), (3, 3))
+    indices = np.arange(30).reshape(5, 6) % 12
+    indices[position] = 99  # outside (3, 4)'s 12 elements
+    lazy = da.from_array(indices, chunks=chunks)
+    with pytest.raises(xs.IndexOutOfBoundsError) as numpy_error:
+        xs.unravel_index(indices, (3, 4))
+    with pytest.raises(xs.IndexOutOfBoundsError) as dask_error:
+        compute(xs.unravel_index(lazy, (3, 4)))
+    assert str(dask_error.value) == global_row_message(numpy_error.value, chunks, position)
+    columns = (indices, 1)
+    with pytest.raises(xs.IndexOutOfBoundsError) as numpy_error:
+        xs.ravel_multi_index(columns, (12, 4))
+    with pytest.raises(xs.IndexOutOfBoundsError) as dask_error:
+        compute(xs.ravel_multi_index((lazy, 1), (12, 4)))
+    assert str(dask_error.value) == global_row_message(numpy_error.value, chunks, position)
+
+
+def test_non_integer_dask_indices_are_refused_at_once():
+    lazy = da.from_array(np.array([0.0, 1.0]), chunks=1)
+    with pytest.raises(TypeError, match="indices must hold integers, got dtype float64"):
+        xs.unravel_index(lazy, (2, 3))
+    with pytest.raises(TypeError, match=r"multi_index\[1\] must hold integers, got dtype float64"):
+        xs.ravel_multi_index((lazy.astype(int), lazy), (2, 3))
+
+
 @pytest.mark.parametrize("dims", [(-1, 5), (2, -3), (2**40, 2**40)])
 def test_bad_dims_with_dask_columns_compute_nothing(dims):
     counted = Counted()

@@ -74,32 +74,47 @@ def _check_threads(threads: int | None) -> int | None:
     return None if threads is None else check_threads(threads)
 
 
-def _global_row_error(error: IndexOutOfBoundsError, info: dict[str, Any]) -> IndexOutOfBoundsError:
+def _global_row_error(
+    error: IndexOutOfBoundsError, info: dict[str, Any], axes: int
+) -> IndexOutOfBoundsError:
     """``error`` from one chunk, its row restated as a row of the whole array.
 
-    ``info`` is the chunk's entry in Dask's ``block_info``.
+    ``info`` is the chunk's entry in Dask's ``block_info``; the chunk's first
+    ``axes`` axes, read in C order, are the rows of the batch (1 for an (N,)
+    or (N, rank) batch, all of them for the drop-ins' index arrays).
     """
-    if error.row is None:
+    if error.row is None or axes == 0:  # a 0-d array is one row: its own
         return error
-    start = info["array-location"][0][0]
-    chunk = info["chunk-location"][0]
-    if math.isnan(start):
+    location = info["array-location"][:axes]
+    chunk = info["chunk-location"][:axes]
+    label = f"row chunk {chunk[0]}" if axes == 1 else f"chunk {tuple(chunk)}"
+    if any(math.isnan(start) for start, _ in location):
         return error.restated(
             error.row,
-            f"row chunk {chunk} (chunk sizes unknown: call compute_chunk_sizes() for the "
+            f"{label} (chunk sizes unknown: call compute_chunk_sizes() for the "
             "row in the whole batch)",
         )
-    return error.restated(start + error.row, f"the batch (row {error.row} of row chunk {chunk})")
+    within = np.unravel_index(error.row, [stop - start for start, stop in location])
+    position = [int(start + offset) for (start, _), offset in zip(location, within)]
+    row = int(np.ravel_multi_index(position, info["shape"][:axes]))
+    return error.restated(row, f"the batch (row {error.row} of {label})")
 
 
-def _convert_block(
-    function: Callable[..., np.ndarray], block: np.ndarray, *, block_info: dict[int, dict[str, Any]], **kwargs: Any
-) -> np.ndarray:
-    """``function(block, **kwargs)`` for one chunk, errors naming global rows."""
+def _convert_blocks(
+    function: Callable[..., Any],
+    *blocks: np.ndarray,
+    block_info: dict[Any, dict[str, Any]],
+    rows_of: int | None = 0,
+    axes: int = 1,
+    **kwargs: Any,
+) -> Any:
+    """``function(*blocks, **kwargs)`` for one chunk, errors naming rows of
+    the whole batch: those of Dask's ``block_info[rows_of]`` (an input's
+    number, or None for the output), whose first ``axes`` axes hold them."""
     try:
-        return function(block, **kwargs)
+        return function(*blocks, **kwargs)
     except IndexOutOfBoundsError as error:
-        raise _global_row_error(error, block_info[0]).with_traceback(
+        raise _global_row_error(error, block_info[rows_of], axes).with_traceback(
             error.__traceback__
         ) from None
 
@@ -192,7 +207,7 @@ def ravel(
     # task per row chunk.
     columns = array.map_blocks(
         functools.partial(
-            _convert_block, _ravel_column, shape=shape, mode=mode, threads=_check_threads(threads)
+            _convert_blocks, _ravel_column, shape=shape, mode=mode, threads=_check_threads(threads)
         ),
         chunks=(array.chunks[0], (1,)),
         meta=np.empty((0, 0), dtype=np.int64),
@@ -261,7 +276,7 @@ def unravel(offsets: object, shape: Shape | str, *, threads: int | None = 1) -> 
         raise ValueError(f"a batch of linear indices must be 1-D, got shape {array.shape}")
     return array.map_blocks(
         functools.partial(
-            _convert_block, convert.unravel, shape=shape, threads=_check_threads(threads)
+            _convert_blocks, convert.unravel, shape=shape, threads=_check_threads(threads)
         ),
         new_axis=1,
         chunks=(array.chunks[0], (rank,)),

@@ -330,9 +330,15 @@ def _indices(values: Any, what: str) -> np.ndarray:
         array = np.asarray(values)
         if array.size == 0 and _is_sequence(values) and len(values) == 0:
             raise TypeError(f"{what}: {EMPTY_SEQUENCE}")
-    if array.dtype.kind not in "iub":
-        raise TypeError(f"{NOT_INTEGRAL}: {what} must hold integers, got dtype {array.dtype}")
+    require_index_dtype(array.dtype, what)
     return _batch.as_index_array(array, what, allow_bool=True, numpy_rules=True)
+
+
+def require_index_dtype(dtype: np.dtype[Any], what: str) -> None:
+    """TypeError unless ``dtype`` holds indices as NumPy reads them: integers
+    or booleans."""
+    if dtype.kind not in "iub":
+        raise TypeError(f"{NOT_INTEGRAL}: {what} must hold integers, got dtype {dtype}")
 
 
 def _columns(multi_index: Any, rank: int) -> tuple[list[np.ndarray], tuple[int, ...]]:
