@@ -4,6 +4,7 @@ layouts, tilings, paddings, element sizes, non-contiguous inputs and out=
 buffers at every alignment."""
 
 import contextlib
+import functools
 import itertools
 import math
 
@@ -98,9 +99,15 @@ def expected_buffer(shape: Shape, values: np.ndarray, before: np.ndarray | None)
     else:
         base = np.full(shape.buffer_size, fill, dtype)
     base = base.copy()
-    offsets = [reference.linear_index_of(shape, index) for index in np.ndindex(*shape.dimensions)]
-    base[np.array(offsets, dtype=np.int64)] = values.reshape(-1)
+    base[reference_offsets(shape)] = values.reshape(-1)
     return base
+
+
+@functools.lru_cache(maxsize=64)
+def reference_offsets(shape: Shape) -> np.ndarray:
+    """The reference's offset of each element of ``shape``, in C order."""
+    offsets = [reference.linear_index_of(shape, index) for index in np.ndindex(*shape.dimensions)]
+    return np.array(offsets, dtype=np.int64)
 
 
 def unpacked(buffer: np.ndarray, shape: Shape) -> np.ndarray:
@@ -270,6 +277,53 @@ def test_streamed_transposes_at_every_alignment(level, text):
             before = out.copy()
             call(out)
             same(out, expected_buffer(shape, values, before))
+    finally:
+        _relayout.set_stream_bytes(previous)
+
+
+# Streamed tiled moves into an out= at every multiple of the element size
+# within a 64-byte line: runs (T(8,128), of every element size), the
+# interleaves of (2,1) and (4,1) tiles and, back to a row-major out=, their
+# inverse; padded tiles among them (20 rows of 8-row tiles, 300 columns of
+# 128-column ones). Each row of a tile is a run that shares a line with the
+# next row's where the out= is not 64-byte aligned.
+TILED_ROWS = (
+    "f32[16,256]{1,0:T(8,128)}",
+    "f32[20,300]{1,0:T(8,128)}",
+    "s8[20,300]{1,0:T(8,128)}",
+    "bf16[20,300]{1,0:T(8,128)}",
+    "f64[20,300]{1,0:T(8,128)}",
+    "bf16[16,256]{1,0:T(8,128)(2,1)}",
+    "bf16[20,300]{1,0:T(8,128)(2,1)}",
+    "s8[20,300]{1,0:T(8,128)(2,1)}",
+    "f32[20,300]{1,0:T(8,128)(2,1)}",
+    "s8[16,256]{1,0:T(8,128)(4,1)}",
+    "s8[20,300]{1,0:T(8,128)(4,1)}",
+    "bf16[20,300]{1,0:T(8,128)(4,1)}",
+)
+
+
+@pytest.mark.parametrize("text", TILED_ROWS)
+def test_streamed_tiles_at_every_alignment(level, text):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    row_major = Shape(shape.element_type, shape.dimensions)
+    tiled = xs.to_linear(values, shape)
+    flat = values.reshape(-1)
+    calls = (  # (the out= layout, the call filling it)
+        (shape, lambda out: xs.to_linear(values, shape, out=out)),
+        (shape, lambda out: xs.relayout(flat, row_major, shape, out=out)),
+        (row_major, lambda out: xs.relayout(tiled, shape, row_major, out=out)),
+    )
+    previous = _relayout.set_stream_bytes(0)
+    try:
+        for offset, fill, (target, call) in itertools.product(
+            range(0, 64, values.itemsize), (0x00, 0xA5), calls
+        ):
+            out = byte_buffer(target, offset, fill)
+            before = out.copy()
+            assert call(out) is out
+            same(out, expected_buffer(target, values, before))
     finally:
         _relayout.set_stream_bytes(previous)
 

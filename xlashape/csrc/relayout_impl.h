@@ -32,6 +32,14 @@
 #define XS_T_BLOCK 128
 #define XS_T_STRIP 32
 
+/* A 64-byte result line begun by a streamed run and not yet written (see
+ * xs_lines_put): ``held`` holds its bytes up to ``next``; line NULL: none. */
+typedef struct {
+    _Alignas(64) char held[64];
+    char *line;
+    char *next;
+} xs_lines;
+
 /* -- runs, fills, gathers ----------------------------------------------- */
 
 static inline void xs_fill(char *dst, const char *value, int64_t n, const int size) {
@@ -245,10 +253,40 @@ static inline void xs_split(__m128i a, __m128i b, const int unit, __m128i *even,
     }
 }
 
-/* A run of n bytes, streamed: 64-byte steps of non-temporal stores from
- * the first 32-byte boundary, the ends by memcpy. */
-static inline void xs_stream_run(char *dst, const char *src, int64_t n) {
-    int64_t head = (int64_t)((32 - ((uintptr_t)dst & 31)) & 31);
+/* Streamed runs, written a whole 64-byte line at a time by non-temporal
+ * stores. A line is never written both ways, and never in part by them: a
+ * non-temporal store to a line an ordinary store has just brought into the
+ * cache, or one that leaves part of a line for later, costs a round trip
+ * to memory (f32[4096,4096]{1,0:T(8,128)} to_linear into an out= at 4 or
+ * 16 mod 64 took 48-56 ms against 6 aligned on an AMD EPYC Zen 4, when the
+ * runs began at the first 32-byte boundary and ended by memcpy). Nor by
+ * ordinary stores, where it can be helped: those read each line first
+ * (1.3-1.4x the aligned time with the runs' ends by memcpy). So the end of
+ * a run that stops inside a line is held, and completed by the next run
+ * where that one goes on from it (the next row of a tile, in the result's
+ * order that runs have); a line not completed so, and the start of a run
+ * inside a line, are written by memcpy. */
+static inline void xs_lines_flush(xs_lines *w) {
+    if (w->line) memcpy(w->line, w->held, (size_t)(w->next - w->line));
+    w->line = NULL;
+}
+
+static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t n) {
+    if (w->line && dst == w->next) {  /* goes on from the held end */
+        int64_t m = w->line + 64 - dst;
+        if (m > n) m = n;
+        memcpy(w->held + (dst - w->line), src, (size_t)m);
+        dst += m, src += m, n -= m;
+        w->next = dst;
+        if (dst < w->line + 64) return;
+        __m256i a = _mm256_load_si256((const __m256i *)w->held);
+        __m256i b = _mm256_load_si256((const __m256i *)(w->held + 32));
+        _mm256_stream_si256((__m256i *)w->line, a);
+        _mm256_stream_si256((__m256i *)(w->line + 32), b);
+        w->line = NULL;
+    }
+    xs_lines_flush(w);
+    int64_t head = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63);
     if (head > n) head = n;
     memcpy(dst, src, (size_t)head);
     dst += head, src += head, n -= head;
@@ -258,7 +296,10 @@ static inline void xs_stream_run(char *dst, const char *src, int64_t n) {
         _mm256_stream_si256((__m256i *)dst, a);
         _mm256_stream_si256((__m256i *)(dst + 32), b);
     }
-    memcpy(dst, src, (size_t)n);
+    if (n > 0) {  /* the start of a line: held for the run that goes on from it */
+        memcpy(w->held, src, (size_t)n);
+        w->line = dst, w->next = dst + n;
+    }
 }
 
 #define XS_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
@@ -466,13 +507,14 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 /* -- a move ------------------------------------------------------------------ */
 
 static inline void xs_inner(const xs_move *m, const char *src, char *dst, const int64_t *count,
-                            const int size) {
+                            const int size, xs_lines *w) {
+    (void)w;
     int k = m->outer;
     switch (m->kind) {
     case XS_MOVE_RUN:
 #if XS_RELAYOUT_VEC
         if (m->stream) {
-            xs_stream_run(dst, src, count[k] * size);
+            xs_lines_put(w, dst, src, count[k] * size);
             break;
         }
 #endif
@@ -498,8 +540,10 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
     count[m->split] = stop - start;
     const char *src = m->src + start * m->src_step[m->split];
     char *dst = m->dst + start * m->dst_step[m->split];
+    xs_lines w;
+    w.line = NULL;
     for (;;) {
-        xs_inner(m, src, dst, count, size);
+        xs_inner(m, src, dst, count, size, &w);
         int k = m->outer - 1;
         for (; k >= 0; k--) {
             src += m->src_step[k];
@@ -512,7 +556,10 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
         if (k < 0) break;
     }
 #if XS_RELAYOUT_VEC
-    if (m->stream) _mm_sfence();  /* streamed stores reach memory before the caller reads it */
+    if (m->stream) {
+        xs_lines_flush(&w);
+        _mm_sfence();  /* streamed stores reach memory before the caller reads it */
+    }
 #endif
 }
 
