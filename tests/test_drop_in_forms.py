@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from inputs import UNUSUAL_BUFFERS, buffer_forms
+from inputs import UNUSUAL_BUFFERS, buffer_forms, index_arrays
 from test_numpy_compat import assert_same, outcome
 
 import xlashape as xs
@@ -179,7 +179,7 @@ def _fast_as_expected(fast, label, numpy):
 @given(buffer_calls())
 def test_buffer_exporters_as_numpy_reads_them(call):
     dims, index, linear, mode, order = call
-    for _, shape in buffer_forms(dims):
+    for _, shape in [*buffer_forms(dims), *index_arrays(np.array(dims))]:
         assert_same(lambda shape=shape: xs.ravel_multi_index(tuple(index), shape, mode, order),
                     lambda shape=shape: np.ravel_multi_index(tuple(index), shape, mode=mode,
                                                              order=order))

@@ -3,8 +3,8 @@
 
 A call first finds the layout of its (dims, order, padded_dims), cached by
 value for tuples of ints and 1-D buffers of native integers (any exporter
-of the buffer protocol but bytes, bytearray and arrays), read as the tuple
-of their values (and by identity for the tuple passed last). Then
+of the buffer protocol but bytes, bytearray and ndarray subclasses), read
+as the tuple of their values (and by identity for the tuple passed last). Then
 the common calls go straight from here to the C driver (csrc/dispatch.h):
 
 - ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
@@ -201,14 +201,16 @@ cdef int _int_buffer(object value, Py_buffer* view, bint* is_signed) except -2:
     caller releases it) and ``is_signed`` set, if that buffer is 1-D,
     aligned and of one native integer (struct format b B h H i I l L q Q n
     N in native byte order, which ctypes writes as '<q'); else -1, ``view``
-    not held. Bytes and bytearray (refused as shapes), arrays (read by
-    their own paths), types NumPy hands to another library and buffers
-    that refuse (a released memoryview: the general path words that) are
-    never read here."""
+    not held. Bytes and bytearray (refused as shapes), ndarray subclasses
+    (a masked array is not its buffer), types NumPy hands to another
+    library and buffers that refuse (a released memoryview: the general
+    path words that) are never read here. (Exact ndarrays come here only
+    as dims: the fast paths read index arrays first.)"""
     cdef const char* fmt
     cdef char kind
     cdef int code = -1
-    if (PyBytes_Check(value) or PyByteArray_Check(value) or cnp.PyArray_Check(value)
+    if (PyBytes_Check(value) or PyByteArray_Check(value)
+            or (cnp.PyArray_Check(value) and not cnp.PyArray_CheckExact(value))
             or _foreign(value) or not PyObject_CheckBuffer(value)):
         return -1
     try:
