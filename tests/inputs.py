@@ -3,13 +3,17 @@
 ``array_forms`` yields one array in every memory form worth checking (C,
 Fortran, strided, byte-swapped, read-only); ``index_arrays`` yields
 ``(label, value)`` pairs holding the same integers in each of those forms
-for every integer dtype, and as lists and tuples. Tests compare each
-against the oracle.
+for every integer dtype, and as lists and tuples; ``buffer_forms`` yields
+1-D integers as objects that export them through the buffer protocol
+(``array.array``, ctypes arrays, memoryviews). Tests compare each against
+the oracle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import array
+import ctypes
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -61,6 +65,38 @@ def index_arrays(values: np.ndarray) -> Iterator[tuple[str, object]]:
     yield "list", values.tolist()
     if values.ndim >= 1:
         yield "tuple", tuple(values.tolist())
+
+
+# ctypes' integers by NumPy dtype: their arrays export formats such as '<q'.
+CTYPES = {
+    np.int8: ctypes.c_int8, np.uint8: ctypes.c_uint8, np.int16: ctypes.c_int16,
+    np.uint16: ctypes.c_uint16, np.int32: ctypes.c_int32, np.uint32: ctypes.c_uint32,
+    np.int64: ctypes.c_int64, np.uint64: ctypes.c_uint64,
+}
+# Forms of buffer_forms that are not 1-D, aligned, native integers.
+UNUSUAL_BUFFERS = ("big-endian", "unaligned", "float64")
+
+
+def buffer_forms(values: Sequence[int]) -> Iterator[tuple[str, object]]:
+    """The integers ``values`` as 1-D buffer exporters other than arrays:
+    an ``array.array`` of every type code that holds them, a memoryview of
+    one and a strided one, a ctypes array of every integer type that holds
+    them; and the forms of ``UNUSUAL_BUFFERS``: a big-endian ctypes array,
+    an unaligned memoryview and a float ``array.array``."""
+    values = list(values)
+    as_array = np.array(values, dtype=np.int64)
+    for code in "bBhHiIlLqQ":
+        if fits(as_array, np.dtype(code).type):
+            yield f"array-{code}", array.array(code, values)
+    yield "memoryview", memoryview(array.array("q", values))
+    yield "strided", memoryview(array.array("q", [v for v in values for _ in (0, 1)]))[::2]
+    for dtype, ctype in CTYPES.items():
+        if fits(as_array, dtype):
+            yield f"ctypes-{np.dtype(dtype).name}", (ctype * len(values))(*values)
+    yield "big-endian", (ctypes.c_int64.__ctype_be__ * len(values))(*values)  # type: ignore[attr-defined]
+    raw = bytearray(1) + array.array("q", values).tobytes()
+    yield "unaligned", memoryview(raw)[1:].cast("q")
+    yield "float64", array.array("d", values)
 
 
 def buffer_at(shape: tuple[int, ...], dtype: type, offset: int) -> np.ndarray:

@@ -1,6 +1,7 @@
-"""Issue 22, item 8: the drop-ins' fast paths for buffer-protocol objects
-(memoryviews, as scikit-image's ``morphology/_max_tree.pyx`` passes its
-shape) and short lists, against NumPy: both raise the same exception type,
+"""Issue 22, item 8, and issue 32, item 3: the drop-ins' fast paths for
+buffer-protocol objects (memoryviews, as scikit-image's
+``morphology/_max_tree.pyx`` passes its shape, ``array.array``, ctypes
+arrays) and short lists, against NumPy: both raise the same exception type,
 or both return equal values of one type, dtype and shape."""
 
 import array
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from inputs import UNUSUAL_BUFFERS, buffer_forms, index_arrays
 from test_numpy_compat import assert_same, outcome
 
 import xlashape as xs
@@ -151,3 +153,68 @@ def test_a_memoryview_shape_shares_the_tuples_cached_layout():
     assert xs.unravel_index(17, (5, 7)) == np.unravel_index(17, view)
     index = memoryview(np.array([2, 3], dtype=np.int32))
     assert xs.ravel_multi_index(index, view) == np.ravel_multi_index(index, (5, 7)) == 17
+
+
+@st.composite
+def buffer_calls(draw):
+    """dims, one multi-index and a few linear indices (each in bounds or
+    not), a mode and an order: for buffer_forms of each."""
+    rank = draw(st.integers(1, 4))
+    dims = draw(st.lists(st.integers(1, 6), min_size=rank, max_size=rank))
+    index = [draw(st.integers(-2, d + 1)) for d in dims]
+    size = int(np.prod(dims))
+    linear = draw(st.lists(st.integers(-2, size + 1), min_size=1, max_size=8))
+    return dims, index, linear, draw(st.sampled_from(MODES)), draw(st.sampled_from("CF"))
+
+
+def _fast_as_expected(fast, label, numpy):
+    """The fast path took the call (not None) exactly when NumPy returns
+    and the buffer is 1-D, aligned and of native integers."""
+    if label in UNUSUAL_BUFFERS:
+        assert fast is None, label
+    else:
+        assert (fast is None) == (outcome(numpy)[0] == "error"), label
+
+
+@given(buffer_calls())
+def test_buffer_exporters_as_numpy_reads_them(call):
+    dims, index, linear, mode, order = call
+    for _, shape in [*buffer_forms(dims), *index_arrays(np.array(dims))]:
+        assert_same(lambda shape=shape: xs.ravel_multi_index(tuple(index), shape, mode, order),
+                    lambda shape=shape: np.ravel_multi_index(tuple(index), shape, mode=mode,
+                                                             order=order))
+        assert_same(lambda shape=shape: xs.unravel_index(linear[0], shape, order),
+                    lambda shape=shape: np.unravel_index(linear[0], shape, order))
+    for label, multi_index in buffer_forms(index):
+
+        def numpy_ravel(multi_index=multi_index):
+            return np.ravel_multi_index(multi_index, dims, mode=mode, order=order)
+
+        assert_same(lambda m=multi_index: xs.ravel_multi_index(m, dims, mode, order), numpy_ravel)
+        _fast_as_expected(_drop_ins.try_ravel_multi_index(multi_index, dims, mode, order), label,
+                          numpy_ravel)
+    for label, indices in buffer_forms(linear):
+
+        def numpy_unravel(indices=indices):
+            return np.unravel_index(indices, dims, order)
+
+        assert_same(lambda i=indices: xs.unravel_index(i, dims, order), numpy_unravel)
+        _fast_as_expected(_drop_ins.try_unravel_index(indices, dims, order), label, numpy_unravel)
+
+
+def test_buffer_indices_are_not_modified():
+    for label, indices in buffer_forms([5, 0, 11]):
+        if label == "float64":  # refused
+            continue
+        before = memoryview(indices).tobytes()
+        xs.unravel_index(indices, (3, 4))
+        assert memoryview(indices).tobytes() == before
+
+
+def test_bytes_are_refused_even_where_their_values_are_cached():
+    xs.unravel_index(0, (2, 3))  # the layout of (2, 3), cached by value
+    for dims in (b"\x02\x03", bytearray(b"\x02\x03")):
+        with pytest.raises(TypeError, match="NumPy would read its byte values"):
+            xs.unravel_index(0, dims)
+        with pytest.raises(TypeError, match="NumPy would read its byte values"):
+            xs.ravel_multi_index((0, 0), dims)

@@ -2,18 +2,19 @@
 ``xlashape.unravel_index``: their compiled front.
 
 A call first finds the layout of its (dims, order, padded_dims), cached by
-value for tuples of ints and 1-D memoryviews of native integers, read as
-the tuple of their values (and by identity for the tuple passed last). Then
+value for tuples of ints and 1-D buffers of native integers (any exporter
+of the buffer protocol but bytes, bytearray and ndarray subclasses), read
+as the tuple of their values (and by identity for the tuple passed last). Then
 the common calls go straight from here to the C driver (csrc/dispatch.h):
 
 - ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
   (native byte order; 1-D, or C-contiguous) of one shape, or of ``rank``
   integers (``int`` or NumPy integer scalars that int64 holds), or of
   ``rank`` lists of one length of ``int`` (up to SMALL_LIST_VALUES in all),
-  or a (rank, N) integer array, or a 1-D memoryview of ``rank`` native
+  or a (rank, N) integer array, or a 1-D buffer of ``rank`` native
   integers; ``mode`` 'raise', 'wrap' or 'clip' as a ``str``;
-- unravel: ``indices`` an integer array (1-D, or C-contiguous), or one
-  integer;
+- unravel: ``indices`` an integer array (1-D, or C-contiguous), a 1-D
+  buffer of native integers, or one integer;
 
 both without ``out=``. Everything else, and every call the driver flags
 (an index out of bounds), hands over to the general path in
@@ -30,14 +31,18 @@ added later must keep to such types, or check first.)
 """
 
 cimport numpy as cnp
+from cpython.buffer cimport (
+    PyBUF_FORMAT, PyBUF_STRIDES, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer,
+)
+from cpython.bytearray cimport PyByteArray_Check
+from cpython.bytes cimport PyBytes_Check
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-import builtins
 from inspect import signature as _signature
 
 import numpy as np
@@ -46,7 +51,7 @@ from xlashape._batch cimport (
     XS_RAISE, dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel, run_unravel,
     xs_job,
 )
-from xlashape._plan cimport XS_I64, LayoutPlan, xs_resolve_index, xs_unravel_value
+from xlashape._plan cimport XS_I64, LayoutPlan, xs_dtype_code, xs_resolve_index, xs_unravel_value
 
 cnp.import_array()
 
@@ -100,6 +105,18 @@ cdef extern from *:
     bint xs_tuple_holds_foreign(object items, object name, object ndarray_method) noexcept
 
 
+cdef extern from *:
+    """
+    /* The struct-format prefix of native byte order at standard sizes. */
+    #if PY_BIG_ENDIAN
+    #define XS_NATIVE_ORDER '>'
+    #else
+    #define XS_NATIVE_ORDER '<'
+    #endif
+    """
+    char XS_NATIVE_ORDER
+
+
 cdef extern from "numpy/arrayobject.h":
     # A NumPy scalar of ``descr`` holding a copy of the item at ``data``.
     object PyArray_Scalar(void* data, cnp.dtype descr, object base)
@@ -116,9 +133,6 @@ cdef enum:
 
 cdef cnp.dtype _INTP = cnp.PyArray_DescrFromType(cnp.NPY_INTP)
 cdef object _INTEGER = np.integer
-cdef object _MEMORYVIEW = builtins.memoryview
-# struct formats of native integers: what memoryview.tolist() reads as ints
-cdef frozenset _INTEGER_FORMATS = frozenset("bBhHiIlLqQnN")
 
 
 # -- the layout of (dims, order, padded_dims) ----------------------------------
@@ -182,18 +196,86 @@ cdef bint _is_int_tuple(object value) noexcept:
     return True
 
 
-cdef object _buffer_ints(object view):
-    """The values of a 1-D memoryview of native integers, as a tuple of
-    ints (what NumPy reads from it); None for anything else, a released
-    view included."""
-    if type(view) is not _MEMORYVIEW:
+cdef int _int_buffer(object value, Py_buffer* view, bint* is_signed) except -2:
+    """The xs_dtype of the buffer ``value`` exports, with ``view`` held (the
+    caller releases it) and ``is_signed`` set, if that buffer is 1-D,
+    aligned and of one native integer (struct format b B h H i I l L q Q n
+    N in native byte order, which ctypes writes as '<q'); else -1, ``view``
+    not held. Bytes and bytearray (refused as shapes), ndarray subclasses
+    (a masked array is not its buffer), types NumPy hands to another
+    library and buffers that refuse (a released memoryview: the general
+    path words that) are never read here. (Exact ndarrays come here only
+    as dims: the fast paths read index arrays first.)"""
+    cdef const char* fmt
+    cdef char kind
+    cdef int code = -1
+    if (PyBytes_Check(value) or PyByteArray_Check(value)
+            or (cnp.PyArray_Check(value) and not cnp.PyArray_CheckExact(value))
+            or _foreign(value) or not PyObject_CheckBuffer(value)):
+        return -1
+    try:
+        PyObject_GetBuffer(value, view, PyBUF_STRIDES | PyBUF_FORMAT)
+    except (BufferError, TypeError, ValueError):
+        return -1
+    fmt = view.format
+    if fmt == NULL:  # unsigned bytes
+        fmt = "B"
+    if fmt[0] == b"@" or fmt[0] == b"=" or fmt[0] == XS_NATIVE_ORDER:
+        fmt += 1
+    kind = fmt[0]
+    if (view.ndim == 1 and view.shape != NULL and kind != 0 and fmt[1] == 0
+            and kind in b"bBhHiIlLqQnN"
+            and view.itemsize in (1, 2, 4, 8) and <size_t> view.buf % view.itemsize == 0
+            and _step(view) % view.itemsize == 0):
+        is_signed[0] = kind >= b"a"  # lower case
+        code = xs_dtype_code(<int> view.itemsize, is_signed[0])
+    if code < 0:
+        PyBuffer_Release(view)
+    return code
+
+
+cdef inline Py_ssize_t _step(const Py_buffer* view) noexcept:
+    """The bytes between the items of a 1-D buffer (ctypes gives no strides:
+    C-contiguous)."""
+    return view.strides[0] if view.strides != NULL else view.itemsize
+
+
+cdef object _buffer_ints(object value):
+    """The values of a 1-D buffer of native integers (_int_buffer), as a
+    tuple of ints (what NumPy reads from it, item by item); None for
+    anything else."""
+    cdef Py_buffer view
+    cdef bint is_signed
+    cdef Py_ssize_t k
+    cdef const char* item
+    cdef int64_t wide
+    cdef object number  # not a C integer: it holds either kind
+    if _int_buffer(value, &view, &is_signed) < 0:
         return None
     try:
-        if view.ndim != 1 or view.format not in _INTEGER_FORMATS:
-            return None
-        return tuple(view.tolist())
-    except ValueError:  # released: the general path words it
-        return None
+        result = PyTuple_New(view.shape[0])
+        for k in range(view.shape[0]):
+            item = <const char*> view.buf + k * _step(&view)
+            if view.itemsize == 8 and not is_signed:
+                number = (<const uint64_t*> item)[0]
+            else:
+                if view.itemsize == 8:
+                    wide = (<const int64_t*> item)[0]
+                elif view.itemsize == 4:
+                    wide = (<int64_t> (<const int32_t*> item)[0] if is_signed
+                            else <int64_t> (<const uint32_t*> item)[0])
+                elif view.itemsize == 2:
+                    wide = (<int64_t> (<const int16_t*> item)[0] if is_signed
+                            else <int64_t> (<const uint16_t*> item)[0])
+                else:
+                    wide = (<int64_t> (<const int8_t*> item)[0] if is_signed
+                            else <int64_t> (<const uint8_t*> item)[0])
+                number = wide
+            Py_INCREF(number)  # PyTuple_SET_ITEM steals a reference
+            PyTuple_SET_ITEM(result, k, number)
+        return result
+    finally:
+        PyBuffer_Release(&view)
 
 
 cdef _Layout _layout(object dims, object order, object padded, bint ravel, object first,
@@ -208,8 +290,8 @@ cdef _Layout _layout(object dims, object order, object padded, bint ravel, objec
         if dims is last[0] and order is last[1] and padded is last[2]:
             return <_Layout> last[3]
     cdef object key_dims = tuple(dims) if type(dims) is list else dims
-    if type(dims) is _MEMORYVIEW:
-        key_dims = _buffer_ints(dims)
+    if type(key_dims) is not tuple and type(key_dims) is not int:
+        key_dims = _buffer_ints(dims)  # None (not cached) for all but buffers
     cdef bint cacheable = (
         (type(key_dims) is int or _is_int_tuple(key_dims))
         and (order is None or type(order) is str or _is_int_tuple(order))
@@ -304,12 +386,10 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
         return _ravel_rows_fast(plan, <cnp.ndarray> multi_index, mode, threads)
     if type(multi_index) is list:
         multi_index = tuple(multi_index)  # holds the arrays while the kernels run
-    elif type(multi_index) is _MEMORYVIEW:  # NumPy reads its items: rank integers
+    elif type(multi_index) is not tuple:  # a buffer: NumPy reads its items, rank integers
         multi_index = _buffer_ints(multi_index)
         if multi_index is None:
             return None
-    elif type(multi_index) is not tuple:
-        return None
     if len(<tuple> multi_index) != rank:
         return None
     job.mode = mode_once(plan, mode, &ok)
@@ -421,39 +501,29 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
     cdef Py_ssize_t rank = plan.rank, k
     cdef int64_t value
     cdef int64_t position[MAX_RANK]
-    cdef cnp.npy_intp dims[MAX_RANK + 1]
-    cdef cnp.npy_intp n
-    cdef cnp.ndarray rows
+    cdef cnp.npy_intp shape[MAX_RANK]
     cdef const char* data
     cdef Py_ssize_t step
-    cdef int dtype, ndim
-    cdef xs_job job
+    cdef int dtype
+    cdef bint is_signed
+    cdef Py_buffer view
     if rank == 0 or rank > MAX_RANK:
         return None
     if cnp.PyArray_CheckExact(indices):
         if not _index_array(indices, &data, &step, &dtype):
             return None
-        n = cnp.PyArray_SIZE(<cnp.ndarray> indices)
-        ndim = cnp.PyArray_NDIM(<cnp.ndarray> indices)
-        if n == 0:
-            return None
-        dims[0] = rank
-        for k in range(ndim):
-            dims[k + 1] = cnp.PyArray_DIM(<cnp.ndarray> indices, k)
-        rows = _new_result(ndim + 1, dims)
-        memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
-        job.linear = data
-        job.linear_step = step
-        job.linear_dtype = dtype
-        # The kernel fills (N, rank) rows: here the transpose of (rank, N).
-        job.rows_out = <char*> cnp.PyArray_DATA(rows)
-        job.out_step0 = sizeof(int64_t)
-        job.out_step1 = n * sizeof(int64_t)
-        if run_unravel(plan, &job, n, resolve_threads(threads)) >= 0:
-            return None  # the general path raises for the flagged row
-        return _row_views(rows)
+        return _unravel_column(plan, data, step, dtype, cnp.PyArray_NDIM(<cnp.ndarray> indices),
+                               cnp.PyArray_DIMS(<cnp.ndarray> indices), threads)
     if not _as_int64(indices, &value):
-        return None
+        dtype = _int_buffer(indices, &view, &is_signed)  # NumPy reads it as a 1-D array
+        if dtype < 0:
+            return None
+        try:
+            shape[0] = view.shape[0]
+            return _unravel_column(plan, <const char*> view.buf, _step(&view), dtype, 1, shape,
+                                   threads)
+        finally:
+            PyBuffer_Release(&view)
     resolve_threads(threads)  # unused for one index, but checked as for many
     if xs_unravel_value(&plan.c, <uint64_t> value, <char*> position, sizeof(int64_t)):
         return None
@@ -463,6 +533,35 @@ cdef object _unravel_fast(LayoutPlan plan, object indices, object threads):
         Py_INCREF(item)  # PyTuple_SET_ITEM steals a reference
         PyTuple_SET_ITEM(result, k, item)
     return result
+
+
+cdef object _unravel_column(LayoutPlan plan, const char* data, Py_ssize_t step, int dtype,
+                            int ndim, const cnp.npy_intp* shape, object threads):
+    """_unravel_fast for indices of ``shape`` (``ndim`` dimensions, at least
+    1) read as one column of ``data`` (``step`` bytes apart, of xs_dtype
+    ``dtype``), or None."""
+    cdef cnp.npy_intp dims[MAX_RANK + 1]
+    cdef cnp.npy_intp n = 1
+    cdef int k
+    cdef xs_job job
+    dims[0] = plan.rank
+    for k in range(ndim):
+        dims[k + 1] = shape[k]
+        n *= shape[k]
+    if n == 0:
+        return None
+    rows = _new_result(ndim + 1, dims)
+    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    job.linear = data
+    job.linear_step = step
+    job.linear_dtype = dtype
+    # The kernel fills (N, rank) rows: here the transpose of (rank, N).
+    job.rows_out = <char*> cnp.PyArray_DATA(<cnp.ndarray> rows)
+    job.out_step0 = sizeof(int64_t)
+    job.out_step1 = n * sizeof(int64_t)
+    if run_unravel(plan, &job, n, resolve_threads(threads)) >= 0:
+        return None  # the general path raises for the flagged row
+    return _row_views(<cnp.ndarray> rows)
 
 
 cdef tuple _row_views(cnp.ndarray rows):

@@ -47,6 +47,7 @@ and shows what was measured.
 from __future__ import annotations
 
 import argparse
+import array
 import dataclasses
 import decimal
 import functools
@@ -442,6 +443,10 @@ def drop_in_forms() -> dict[str, tuple[str, tuple[Any, ...]]]:
             ("ravel_multi_index", (np.array([2, 3]).data, (5, 7))),
         "ravel_multi_index(lists, tuple dims)":
             ("ravel_multi_index", (([1, 2, 3], [0, 4, 6]), (5, 7))),
+        # Buffers other than the builtin memoryview (Cython's memoryviews among them).
+        "unravel_index(int, array.array dims)": ("unravel_index", (17, array.array("q", [5, 7]))),
+        "ravel_multi_index(array.array, tuple dims)":
+            ("ravel_multi_index", (array.array("q", [2, 3]), (5, 7))),
     }
 
 
