@@ -266,17 +266,26 @@ def test_streamed_transposes_at_every_alignment(level, text):
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
     source = Shape(shape.element_type, shape.dimensions)
     buffer = xs.to_linear(values, source)
-    calls = (
-        lambda out: xs.to_linear(values, shape, out=out),
-        lambda out: xs.relayout(buffer, source, shape, out=out),
-    )
+    streamed_at_every_alignment(values, (
+        (shape, lambda out: xs.to_linear(values, shape, out=out)),
+        (shape, lambda out: xs.relayout(buffer, source, shape, out=out)),
+    ))  # fmt: skip
+
+
+def streamed_at_every_alignment(values: np.ndarray, calls) -> None:
+    """Each ``(layout, call)`` of ``calls``, streaming forced, into an out=
+    of that layout at every multiple of the element size within a 64-byte
+    line, over two fills: the call returns its out=, which holds the
+    reference's buffer of ``values`` and, elsewhere, what it held before."""
     previous = _relayout.set_stream_bytes(0)
     try:
-        for offset, fill, call in itertools.product(range(0, 64, values.itemsize), (0x00, 0xA5), calls):
-            out = byte_buffer(shape, offset, fill)
+        for offset, fill, (target, call) in itertools.product(
+            range(0, 64, values.itemsize), (0x00, 0xA5), calls
+        ):
+            out = byte_buffer(target, offset, fill)
             before = out.copy()
-            call(out)
-            same(out, expected_buffer(shape, values, before))
+            assert call(out) is out
+            same(out, expected_buffer(target, values, before))
     finally:
         _relayout.set_stream_bytes(previous)
 
@@ -310,22 +319,11 @@ def test_streamed_tiles_at_every_alignment(level, text):
     row_major = Shape(shape.element_type, shape.dimensions)
     tiled = xs.to_linear(values, shape)
     flat = values.reshape(-1)
-    calls = (  # (the out= layout, the call filling it)
+    streamed_at_every_alignment(values, (
         (shape, lambda out: xs.to_linear(values, shape, out=out)),
         (shape, lambda out: xs.relayout(flat, row_major, shape, out=out)),
         (row_major, lambda out: xs.relayout(tiled, shape, row_major, out=out)),
-    )
-    previous = _relayout.set_stream_bytes(0)
-    try:
-        for offset, fill, (target, call) in itertools.product(
-            range(0, 64, values.itemsize), (0x00, 0xA5), calls
-        ):
-            out = byte_buffer(target, offset, fill)
-            before = out.copy()
-            assert call(out) is out
-            same(out, expected_buffer(target, values, before))
-    finally:
-        _relayout.set_stream_bytes(previous)
+    ))  # fmt: skip
 
 
 # -- padding -------------------------------------------------------------------------
