@@ -1,4 +1,4 @@
-"""What ``xlashape bench`` says about the machine (xlashape.bench_machine):
+"""What ``xlashape bench`` says about the machine (xlashape.cli.bench.machine):
 the CPU's model and vendor, glibc's non-temporal threshold read from the
 loader's ``--list-tunables``, whether the copy streamed its stores, and
 their fallbacks to None; and the out= alignment section's buffers. Nothing
@@ -13,8 +13,9 @@ import sys
 import numpy as np
 import pytest
 
-from xlashape import bench, bench_machine
-from xlashape.bench_machine import (
+from xlashape.cli.bench import machine as bench_machine
+from xlashape.cli.bench import suite as bench
+from xlashape.cli.bench.machine import (
     copy_streams,
     interpreter_of,
     list_tunables,

@@ -22,8 +22,9 @@ from command_line import command_env, stderr_on_a_terminal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlashape import bench, bench_report
-from xlashape.bench_report import Column, Section, field
+from xlashape.cli.bench import report as bench_report
+from xlashape.cli.bench import suite as bench
+from xlashape.cli.bench.report import Column, Section, field
 from xlashape.cli.common import CommandError
 
 WIDTH = 100
@@ -381,7 +382,7 @@ def test_modes_time_raise_beside_them(cli, tmp_path):
 
 
 def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
-    from xlashape.bench_relayout import ROWS
+    from xlashape.cli.bench.relayout import ROWS
 
     result = cli("bench", "--relayout", "--quick", "--json", "r.json", "--markdown", "r.md")
     assert result.returncode == 0, result.stderr

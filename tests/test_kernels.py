@@ -268,7 +268,8 @@ def test_the_environment_refuses_a_level_above_the_best(best):
     wanted = cpu.LEVELS[cpu.LEVELS.index(best) + 1]
     code = (
         "import importlib, os, xlashape\n"
-        "from xlashape import _batch, cpu\n"
+        "from xlashape import cpu\n"
+        "from xlashape.core import _batch\n"
         f"_batch.best_cpu_level = lambda: {best!r}\n"
         f"os.environ['XLASHAPE_CPU'] = {wanted!r}\n"
         "importlib.reload(cpu)\n"

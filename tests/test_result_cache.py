@@ -1,4 +1,4 @@
-"""The result cache (xlashape/result_cache.py): large results of calls
+"""The result cache (xlashape/core/result_cache.py): large results of calls
 without out= reuse the memory of freed ones, and only theirs. Results stay
 right, independent and ordinary arrays; the bounds and the off switch hold;
 memory does not pile up; threads and a forked child are safe."""

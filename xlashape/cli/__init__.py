@@ -7,7 +7,7 @@ Commands (each has ``--help`` with an example):
   as the spec draws them, then strides and sizes;
 - ``ravel SHAPE IN.npy OUT.npy``: (N, rank) multi-indices to N linear indices;
 - ``unravel SHAPE IN.npy OUT.npy``: N linear indices to (N, rank) multi-indices;
-- ``bench``: throughput against NumPy (:mod:`xlashape.bench`).
+- ``bench``: throughput against NumPy (:mod:`xlashape.cli.bench`).
 
 Exit status: 0 on success; 2 when the command line is wrong (an unknown
 command or option, a SHAPE or ``--padded`` that does not parse or does not
