@@ -54,7 +54,13 @@ from xlashape.core._batch cimport (
     XS_RAISE, dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel, run_unravel,
     xs_job,
 )
-from xlashape.core._plan cimport XS_I64, LayoutPlan, xs_dtype_code, xs_resolve_index, xs_unravel_value
+from xlashape.core._plan cimport (
+    XS_I64,
+    LayoutPlan,
+    xs_dtype_code,
+    xs_resolve_index,
+    xs_unravel_value,
+)
 
 cnp.import_array()
 
