@@ -35,9 +35,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("xlashape.__main__",),
 ]
 
-# A Cython import line: ``from X cimport/import a, b`` or ``cimport/import X``.
+# A Cython import: ``from X cimport/import a, b`` (or ``(a,\n b)``) or ``cimport/import X``.
 _CYTHON_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?P<base>\.*[\w.]*)[ \t]+c?import[ \t]+(?P<names>\(?[\w, \t]+)"
+    r"^[ \t]*(?:from[ \t]+(?P<base>\.*[\w.]*)[ \t]+c?import[ \t]+(?P<names>\([^)]*\)|[\w, \t]+)"
     r"|c?import[ \t]+(?P<module>[\w.]+))",
     re.MULTILINE,
 )
@@ -100,7 +100,8 @@ def imported_names(module: str, path: Path) -> list[tuple[str, list[str]]]:
             continue
         dots = len(match["base"]) - len(match["base"].lstrip("."))
         base = _absolute(module, is_package, dots, match["base"].lstrip(".") or None)
-        found.append((base, match["names"].replace("(", " ").replace(",", " ").split()))
+        names = match["names"].strip("()").replace(",", " ").split()
+        found.append((base, names))
     return found
 
 
@@ -212,6 +213,7 @@ def test_the_walk_sees_every_kind_of_import() -> None:
     function-level Python imports, relative ones, and Cython cimports."""
     assert "xlashape.core._plan" in GRAPH["xlashape.core._batch"]  # a cimport in a .pyx
     assert "xlashape.core._plan" in GRAPH["xlashape.core._tiled"]  # and in a .pxd
+    assert "xlashape.core._plan" in GRAPH["xlashape.drop_ins._drop_ins"]  # over several lines
     assert "xlashape.shapes.shape_text" in GRAPH["xlashape.shapes._convert"]  # a .pyx import
     assert "xlashape.dask" in GRAPH["xlashape.drop_ins.duck_arrays"]  # inside a function
     assert "xlashape.cli.bench.suite" in GRAPH["xlashape.cli.bench"]  # inside a function
