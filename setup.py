@@ -15,6 +15,7 @@ and one build runs on every x86-64 CPU (never -march=native).
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
@@ -68,12 +69,12 @@ AFRESH = _last_flavour() != FLAVOUR
 
 CSRC = "xlashape/csrc"
 # One file per CPU level (csrc/levels.h lists them), and what they share.
-LEVELS = ["kernels_baseline.c", "kernels_avx2.c", "kernels_avx512.c"]
+LEVELS = ["levels/kernels_baseline.c", "levels/kernels_avx2.c", "levels/kernels_avx512.c"]
 # The level files first, the largest first: they take nearly all of the
 # compile time (about 65, 50 and 20 s of CPU on an AMD EPYC), so starting
 # them first keeps every CPU busy to the end of the build.
-KERNELS = [*reversed(LEVELS), "dispatch.c", "pool.c", "kernels_generic.c", "result_cache.c",
-           "tiled.c", "relayout.c"]
+KERNELS = [*reversed(LEVELS), "driver/dispatch.c", "cpu/cpu_level.c", "runtime/pool.c",
+           "kernels/kernels_generic.c", "runtime/result_cache.c", "driver/tiled_chunks.c", "driver/relayout_run.c"]
 # The compiled modules, by dotted name under xlashape (the subpackage names
 # the layer each belongs to; xlashape/__init__.py lists the layers).
 SOURCES = {
@@ -113,6 +114,9 @@ def _cython_source(name: str) -> str:
     return pyx
 
 
+# Every header of the kernels, in their folders: a change to any rebuilds.
+HEADERS = sorted(str(header) for header in Path(CSRC).rglob("*.h"))
+
 extensions = [
     Extension(
         f"xlashape.{name}",
@@ -121,7 +125,7 @@ extensions = [
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,
         extra_link_args=LINK_ARGS,
-        depends=[f"{CSRC}/{header}" for header in sorted(os.listdir(CSRC)) if header.endswith(".h")],
+        depends=HEADERS,
     )
     for name, sources in SOURCES.items()
 ]

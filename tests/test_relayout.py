@@ -230,7 +230,7 @@ def test_large_buffers_at_every_level(level, text, threads):
         )
 
 
-# Past csrc/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
+# Past csrc/relayout/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
 # written by streaming stores (transposes beside them, not streamed).
 STREAMED = (
     "f32[1100,2048]{1,0:T(8,128)}",

@@ -1,4 +1,4 @@
-"""How the kernels store results (csrc/kernels_store.h): plain stores in
+"""How the kernels store results (csrc/vec/kernels_store.h): plain stores in
 cache, aligned slots past the aligned-slot threshold, non-temporal stores
 past the streaming threshold. Each is checked against NumPy at every CPU
 level, at every ``out=`` alignment (the head and tail written under

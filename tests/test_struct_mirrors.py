@@ -15,11 +15,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "xlashape"
 
 # (struct, C header, .pxd mirror)
 MIRRORS = [
-    ("xs_divisor", "csrc/plan.h", "core/_plan.pxd"),
-    ("xs_plan", "csrc/plan.h", "core/_plan.pxd"),
-    ("xs_tile_op", "csrc/tiled.h", "core/_tiled.pxd"),
-    ("xs_tiled", "csrc/tiled.h", "core/_tiled.pxd"),
-    ("xs_job", "csrc/dispatch.h", "core/_batch.pxd"),
+    ("xs_divisor", "csrc/base/plan.h", "core/_plan.pxd"),
+    ("xs_plan", "csrc/base/plan.h", "core/_plan.pxd"),
+    ("xs_tile_op", "csrc/tiled/tiled.h", "core/_tiled.pxd"),
+    ("xs_tiled", "csrc/tiled/tiled.h", "core/_tiled.pxd"),
+    ("xs_job", "csrc/base/job.h", "core/_batch.pxd"),
 ]
 
 
@@ -70,7 +70,7 @@ def test_pxd_mirror_matches_header(struct: str, header: str, pxd: str) -> None:
 
 
 def test_a_drifted_mirror_is_seen() -> None:
-    fields = _c_fields("csrc/tiled.h", "xs_tiled")
+    fields = _c_fields("csrc/tiled/tiled.h", "xs_tiled")
     swapped = [fields[1], fields[0], *fields[2:]]
     assert swapped != _pxd_fields("core/_tiled.pxd", "xs_tiled")
     assert ("block_slots", "int") in fields and ("op", "const xs_tile_op*") in fields

@@ -233,7 +233,7 @@ def test_any_tiling_agrees_with_reference(shape):
 
 @pytest.mark.parametrize("rank", range(1, 9))
 def test_every_rank_and_its_first_bad_row(rank):
-    # One kernel per rank in csrc/tiled.h; the first bad row is the one named.
+    # One kernel per rank in csrc/tiled/tiled.h; the first bad row is the one named.
     dims = (5, 3, 7, 2, 4, 3, 19, 130)[-rank:]
     shape = Shape("f32", dims, Layout(range(rank - 1, -1, -1), tiles=[(8, 128)]))
     rng = np.random.default_rng(rank)

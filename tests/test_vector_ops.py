@@ -1,7 +1,7 @@
-"""The vector contract (csrc/kernels_vec.h): each operation at every level
-against the plain-C reference (csrc/kernels_vec_portable.h with the same
+"""The vector contract (csrc/vec/kernels_vec.h): each operation at every level
+against the plain-C reference (csrc/vec/kernels_vec_portable.h with the same
 lanes), the reference against a plain Python statement of the contract,
-and the untiled loops of csrc/kernels_impl.h compiled over the reference
+and the untiled loops of csrc/kernels/kernels_impl.h compiled over the reference
 against NumPy, so that the vector loops run, and are checked, on any CPU.
 
 Through ``_xs_vec_check`` (tests/vec_check/), as NumPy tests its
@@ -138,7 +138,7 @@ def _text(name: str) -> str:
 def contract() -> dict[str, set[str]]:
     """The names kernels_vec.h lists: macros and types (in its comments),
     functions (declared), and the optional ones."""
-    text = _text("kernels_vec.h")
+    text = _text("vec/kernels_vec.h")
     functions = set(re.findall(r"^static [\w ]*?\**\b(xs_v\w+)\(", text, re.M))
     optional = set(re.findall(r"^ \* (XS_V\w+) \(optional\)", text, re.M))
     for block in re.findall(r"#ifdef XS_V\w+\n(.*?)#endif", text, re.S):
@@ -169,8 +169,9 @@ def used_by_loops() -> set[str]:
     define themselves; a pasted prefix (xs_vload_ioffsets_ ## XS_TN) stands
     for its int32 and int64 names."""
     used, local = set(), set()
-    loops = ("kernels_impl.h", "tiled_kernels.h", "tiled_kernels_impl.h", "tiled_kernels_dims.h")
-    for name in (*loops, "kernels_store.h"):
+    loops = ("kernels/kernels_impl.h", "tiled/tiled_kernels.h", "tiled/tiled_kernels_impl.h",
+             "tiled/tiled_kernels_dims.h")
+    for name in (*loops, "vec/kernels_store.h"):
         text = _text(name)
         used |= set(re.findall(rf"\b({NAME})\b", text))
         local |= defined_in(text)
@@ -192,7 +193,7 @@ def test_the_contract_lists_exactly_what_the_loops_use():
 
 
 @pytest.mark.parametrize(
-    "header", ["kernels_vec_avx2.h", "kernels_vec_avx512.h", "kernels_vec_portable.h"]
+    "header", ["vec/kernels_vec_avx2.h", "vec/kernels_vec_avx512.h", "vec/kernels_vec_portable.h"]
 )
 def test_each_level_defines_the_contract(header):
     text = _text(header)

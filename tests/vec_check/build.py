@@ -1,5 +1,5 @@
 """Build and import ``_xs_vec_check``, the tests' window on the vector
-contract (xlashape/csrc/kernels_vec.h): each operation of every level, and
+contract (xlashape/csrc/vec/kernels_vec.h): each operation of every level, and
 the untiled loops of kernels_impl.h compiled over the portable level.
 
 It is test-only compiled code, so the package's own build (setup.py) never
@@ -42,7 +42,7 @@ def _inputs_hash() -> str:
     """What the build depends on: every file it reads, and what it builds for."""
     digest = hashlib.sha256()
     files = [HERE / f"{NAME}.pyx", ROOT / "xlashape" / "core" / "_plan.pxd",
-             *sorted(HERE.glob("*.[ch]")), *sorted(CSRC.glob("*.h"))]
+             *sorted(HERE.glob("*.[ch]")), *sorted(CSRC.rglob("*.h"))]
     for path in files:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())

@@ -2,7 +2,7 @@
  * ones where GCC or clang compiles for x86. */
 #include "vec_check.h"
 
-#include "dispatch.h"
+#include "base/levels.h"
 
 static const xs_vcheck_level *const levels[] = {
     &xs_vcheck_portable4,

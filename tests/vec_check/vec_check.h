@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "base/plan.h"
 
 /* The operations, by the contract's names; each entry's comment in
  * vec_check_impl.h says what it reads and writes. */

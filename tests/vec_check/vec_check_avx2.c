@@ -2,7 +2,7 @@
  * kernels_vec_avx2.h, compiled for AVX2 by the target pragma of levels.h
  * as kernels_avx2.c is; x86 with GCC or clang only. */
 #include "vec_check.h"
-#include "dispatch.h"
+#include "base/levels.h"
 
 #if XS_X86_DISPATCH
 
@@ -10,9 +10,9 @@
 static int xs_vcheck_avx2_supported(void) { return xs_cpu_supports(XS_FEATURES_avx2); }
 
 XS_TARGET_BEGIN(XS_FEATURES_avx2)
-#include "kernels_common.h"
-#include "kernels_vec_avx2.h"
-#include "kernels_vec.h"
+#include "kernels/kernels_common.h"
+#include "vec/kernels_vec_avx2.h"
+#include "vec/kernels_vec.h"
 
 static unsigned xs_vcheck_ok_bits(xs_vok ok) { return (unsigned)_mm256_movemask_pd(ok); }
 

@@ -258,7 +258,7 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
 /* kernels_impl.h for int32 and int64 at this level. */
 #define XS_LEVEL XS_VCHECK_LEVEL
 #define XS_LEVEL_DTYPES(X) X(I32, i32, int32_t, 1) X(I64, i64, int64_t, 1)
-#include "kernels_dtypes.h"
+#include "kernels/kernels_dtypes.h"
 #undef XS_LEVEL
 #define XS_VCHECK_KFN_(name, tn, level) name##_##tn##_##level
 #define XS_VCHECK_KFN2(name, tn, level) XS_VCHECK_KFN_(name, tn, level)

@@ -10,10 +10,10 @@
 #define __builtin_prefetch(p) ((void)(p))
 #endif
 
-#include "kernels_common.h"
+#include "kernels/kernels_common.h"
 #define XS_PORTABLE_VL 8
-#include "kernels_vec_portable.h"
-#include "kernels_vec.h"
+#include "vec/kernels_vec_portable.h"
+#include "vec/kernels_vec.h"
 
 static int xs_vcheck_anywhere(void) { return 1; }
 

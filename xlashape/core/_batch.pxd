@@ -8,8 +8,9 @@ from xlashape.core._plan cimport LayoutPlan, xs_plan
 from xlashape.core._tiled cimport xs_tiled
 
 
-# One batch call for the C driver (csrc/dispatch.h).
-cdef extern from "dispatch.h" nogil:
+# One batch call for the C driver (csrc/base/job.h), zeroed by xs_job_init
+# before its fields are set: every job is built on that.
+cdef extern from "base/job.h" nogil:
     ctypedef struct xs_job:
         const xs_plan* plan
         const xs_tiled* tiled           # NULL for an untiled plan
@@ -28,16 +29,18 @@ cdef extern from "dispatch.h" nogil:
         Py_ssize_t out_step1
         int store                       # set by the driver on its own copy
 
+    void xs_job_init(xs_job* job)
+
     int XS_RAISE, XS_WRAP, XS_CLIP
 
 
-cdef extern from "pool.h" nogil:
+cdef extern from "runtime/pool.h" nogil:
     ctypedef Py_ssize_t (*xs_chunk_fn)(const void* arg, Py_ssize_t start, Py_ssize_t stop)
 
 
-# A relayout for the C mover (csrc/relayout.h), whose kernels are built
+# A relayout for the C mover (csrc/relayout/relayout.h), whose kernels are built
 # into this module with the index kernels of each CPU level.
-cdef extern from "relayout.h" nogil:
+cdef extern from "relayout/relayout.h" nogil:
     enum:
         XS_MOVE_MAX_AXES
     int64_t XS_STREAM_BYTES

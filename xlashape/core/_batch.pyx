@@ -6,9 +6,9 @@ batch form in _index, and the NumPy drop-ins) shape them. Inputs are only
 read: no array passed in is ever written, except ``out``.
 
 The glue reads array metadata and data pointers through NumPy's C API and
-fills one ``xs_job`` (csrc/dispatch.h); the C driver picks the kernel by
+fills one ``xs_job`` (csrc/base/job.h); the C driver picks the kernel by
 dtype and CPU level, and splits large batches over the worker pool
-(csrc/pool.h). Nothing here calls back into Python while the kernels run.
+(csrc/runtime/pool.h). Nothing here calls back into Python while the kernels run.
 """
 
 cimport numpy as cnp
@@ -32,26 +32,29 @@ cnp.import_array()
 
 
 # xs_job and the mode codes are declared in _batch.pxd, for _drop_ins too.
-cdef extern from "dispatch.h" nogil:
+cdef extern from "cpu/cpu_level.h" nogil:
     int XS_NLEVELS
     int xs_level()
     int xs_best_level()
     const char* xs_level_name(int level)
     int xs_select_level(int level)
+    void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
+
+
+cdef extern from "driver/dispatch.h" nogil:
     Py_ssize_t xs_ravel(const xs_job* job, Py_ssize_t n, int threads)
     Py_ssize_t xs_unravel(const xs_job* job, Py_ssize_t n, int threads)
-    void xs_traffic(const int64_t* src, Py_ssize_t n_in, int64_t* out, Py_ssize_t n_out)
     void xs_set_stream_bytes(int64_t nbytes)
     int64_t xs_stream_bytes()
     void xs_set_align_bytes(int64_t nbytes)
     int64_t xs_align_bytes()
 
 
-cdef extern from "relayout.h" nogil:
+cdef extern from "driver/relayout_run.h" nogil:
     void xs_relayout_run(const xs_relayout_job* job, int threads)
 
 
-cdef extern from "pool.h" nogil:
+cdef extern from "runtime/pool.h" nogil:
     int XS_POOL_MAX
     Py_ssize_t xs_pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
                            Py_ssize_t min_chunk)
@@ -59,7 +62,7 @@ cdef extern from "pool.h" nogil:
     int xs_pool_workers()
 
 
-cdef extern from "result_cache.h" nogil:
+cdef extern from "runtime/result_cache.h" nogil:
     size_t XS_CACHE_MIN_BYTES
     int XS_CACHE_MAX_BUFFERS
     ctypedef struct xs_cache_stats:
@@ -75,7 +78,7 @@ cdef extern from "result_cache.h" nogil:
 
 cdef extern from *:
     """
-    #include "result_cache.h"
+    #include "runtime/result_cache.h"
     static PyDataMem_Handler xs_result_handler = {
         "xlashape_result_cache", 1,
         {NULL, xs_cache_malloc, xs_cache_calloc, xs_cache_realloc, xs_cache_free}};
@@ -223,7 +226,7 @@ def traffic(src, dst):
 
 # -- results ------------------------------------------------------------------------
 
-# NumPy's memory handler for results that the cache may keep (csrc/result_cache.h);
+# NumPy's memory handler for results that the cache may keep (csrc/runtime/result_cache.h);
 # arrays hold a reference to it, and hand their memory back through it.
 cdef object _cache_handler = PyCapsule_New(<void*> &xs_result_handler, "mem_handler", NULL)
 cdef bint _cache_on = False
@@ -536,7 +539,7 @@ cdef object _result_dtype(LayoutPlan plan, object out, object dtype, bint ravel)
 
 
 # The xs_dtype by signedness and item size (-1: none), read once from
-# csrc/plan.h's list: a lookup per column of every call.
+# csrc/base/plan.h's list: a lookup per column of every call.
 cdef int _DTYPE_CODES[2][9]
 for _signed in range(2):
     for _size in range(9):
@@ -544,7 +547,7 @@ for _signed in range(2):
 
 
 cdef int dtype_code(cnp.ndarray a) except -1:
-    """The xs_dtype of an integer array (csrc/plan.h's list)."""
+    """The xs_dtype of an integer array (csrc/base/plan.h's list)."""
     cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(a)
     cdef int code = _DTYPE_CODES[cnp.PyArray_ISSIGNED(a) != 0][size] if size <= 8 else -1
     if code < 0:
@@ -578,7 +581,7 @@ cdef object _mode_codes(object modes, LayoutPlan plan, Py_ssize_t n):
 
 
 cdef const xs_tiled* _tiled_of(LayoutPlan plan) noexcept:
-    """A tiled plan's C form (csrc/tiled.h), or NULL for an untiled plan."""
+    """A tiled plan's C form (csrc/tiled/tiled.h), or NULL for an untiled plan."""
     return NULL if type(plan) is LayoutPlan else &(<TiledPlan> plan).t
 
 
@@ -671,6 +674,7 @@ cdef Py_ssize_t _ravel_arrays(LayoutPlan plan, list arrays, Py_ssize_t n, object
     cdef int* dtype = dtype_stack
     cdef cnp.ndarray a
     cdef xs_job job
+    xs_job_init(&job)
     if rank > STACK_RANK:
         column = <const char**> PyMem_Malloc(rank * sizeof(char*))
         step = <Py_ssize_t*> PyMem_Malloc(rank * sizeof(Py_ssize_t))
@@ -779,6 +783,7 @@ cdef object _unravel(LayoutPlan plan, cnp.ndarray linear, object out, object thr
     cdef cnp.ndarray result = out
     cdef xs_job job
     cdef int count = resolve_threads(threads)
+    xs_job_init(&job)
     if _by_reference(plan):
         return (<TiledPlan> plan).unravel_reference(linear, out)
     if plan.rank == 0 and type(plan) is LayoutPlan:

@@ -3,7 +3,7 @@
 from libc.stdint cimport int64_t, uint64_t
 
 
-cdef extern from "plan.h" nogil:
+cdef extern from "base/plan.h" nogil:
     enum:
         XS_MAX_UNROLLED                 # the largest rank with kernels of its own
         XS_I64                          # the int64 code of the dtype list
@@ -42,7 +42,7 @@ cdef class LayoutPlan:
     cdef readonly tuple strides           # exact strides in elements (Python ints)
     cdef readonly bint padded             # some width exceeds its dimension's size
 
-    # What the C kernels read (see csrc/plan.h); its arrays are owned here.
+    # What the C kernels read (see csrc/base/plan.h); its arrays are owned here.
     cdef xs_plan c
 
     cdef object ravel_one(self, object multi_index)

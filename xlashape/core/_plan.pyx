@@ -1,7 +1,7 @@
 """LayoutPlan: a validated layout turned into strides and divisors.
 
 A Shape builds its plan once; the batch kernels and the scalar IndexUtil
-calls then read its C form (``xs_plan``, csrc/plan.h). The single-index
+calls then read its C form (``xs_plan``, csrc/base/plan.h). The single-index
 calls use the same row steps as the batch kernels. The plan trusts its
 inputs: Shape has already checked them.
 """
@@ -144,7 +144,7 @@ cdef class LayoutPlan:
 
 cdef xs_divisor _fast_divisor(width) except *:
     """Granlund-Montgomery constants for dividing by ``width`` (see
-    xs_divide in csrc/plan.h)."""
+    xs_divide in csrc/base/plan.h)."""
     cdef xs_divisor d
     d.divisor = width
     if width == 0:

@@ -2,7 +2,7 @@
 
 A plan is a loop nest over axes common to two layouts, each with a step in
 the source and in the destination, and boxes (a start and a count per
-axis) to move; csrc/relayout.h says how they run. This module only hands
+axis) to move; csrc/relayout/relayout.h says how they run. This module only hands
 the plan to _batch's C mover (built with the index kernels of each CPU
 level, on their pool), with the GIL released. The plan is trusted: the caller
 has checked that every box stays inside both buffers.

@@ -5,7 +5,7 @@ from libc.stdint cimport uint64_t
 from xlashape.core._plan cimport LayoutPlan, xs_divisor
 
 
-cdef extern from "tiled.h" nogil:
+cdef extern from "tiled/tiled.h" nogil:
     enum:
         XS_TILED_MAX_SLOTS
         XS_TILED_MAX_TERMS

@@ -1,13 +1,13 @@
 """Tiled layouts: the plan of a Shape whose layout has tiles, in C.
 
 A ``TiledPlan`` is a LayoutPlan that also holds the tiled layout's C form
-(``xs_tiled``, csrc/tiled.h):
+(``xs_tiled``, csrc/tiled/tiled.h):
 
 - the general form, which every tiling has: XLA's pad-reshape-transpose
   as operations on numbered slots (:func:`xlashape.model.tiling.program`);
 - where every digit is a shift and a mask of one dimension
   (:func:`xlashape.model.tiling.digits`, as under ``T(8,128)`` and
-  ``T(8,128)(2,1)``), the fast form, whose block kernels csrc/tiled.c runs.
+  ``T(8,128)(2,1)``), the fast form, whose block kernels csrc/driver/tiled_chunks.c runs.
 
 Batches go through the one C driver of _batch (a job whose ``tiled`` is
 this plan's C form), so tiled and untiled calls share the dtype switch,
@@ -26,7 +26,7 @@ from xlashape import reference
 from xlashape.model import tiling
 
 
-cdef extern from "plan.h":
+cdef extern from "base/plan.h":
     int XS_WRAP, XS_CLIP
 
 
@@ -171,7 +171,7 @@ cdef class TiledPlan(LayoutPlan):
         self._setup_dims(terms, form)
 
     cdef _setup_bits(self, digits):
-        """The unravel digits by dimension (csrc/tiled.h's b_count), when
+        """The unravel digits by dimension (csrc/tiled/tiled.h's b_count), when
         every digit but the most major has a power-of-two extent: then each
         is a shift and a mask of the offset, as under ``T(8,128)(2,1)``."""
         cdef Py_ssize_t j, k = 0, r = self.rank, m = len(digits)
@@ -198,7 +198,7 @@ cdef class TiledPlan(LayoutPlan):
         self.t.b_mask = self.bits_u64
 
     cdef _setup_dims(self, terms, form):
-        """Ravel by dimension (csrc/tiled_kernels.h), when each dimension
+        """Ravel by dimension (csrc/tiled/tiled_kernels.h), when each dimension
         has at most a tile index (no mask) and within-tile digits with
         power-of-two strides: one per dimension without a shift, and up to
         XS_TILED_EXTRA more in all, as under ``T(8,128)`` (none) or

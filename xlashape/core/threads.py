@@ -1,7 +1,7 @@
 """How many threads the batch kernels use.
 
 Large batches are cut into chunks that the calling thread and the workers
-of a persistent pool (written in C, csrc/pool.c) take in turn; every
+of a persistent pool (written in C, csrc/runtime/pool.c) take in turn; every
 kernel runs without the GIL. Results never depend on the thread count.
 
 The default is the number of CPUs this process may use: its CPU affinity,

@@ -5,7 +5,7 @@ A call first finds the layout of its (dims, order, padded_dims), cached by
 value for tuples of ints and 1-D buffers of native integers (any exporter
 of the buffer protocol but bytes, bytearray and ndarray subclasses), read
 as the tuple of their values (and by identity for the tuple passed last). Then
-the common calls go straight from here to the C driver (csrc/dispatch.h):
+the common calls go straight from here to the C driver (csrc/driver/dispatch.h):
 
 - ravel: ``multi_index`` a tuple or list of ``rank`` integer arrays
   (native byte order; 1-D, or C-contiguous) of one shape, or of ``rank``
@@ -44,7 +44,6 @@ from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
 
 from inspect import signature as _signature
 
@@ -52,7 +51,7 @@ import numpy as np
 
 from xlashape.core._batch cimport (
     XS_RAISE, dtype_code, mode_once, new_result, resolve_threads, rows_job, run_ravel, run_unravel,
-    xs_job,
+    xs_job, xs_job_init,
 )
 from xlashape.core._plan cimport (
     XS_I64,
@@ -65,7 +64,7 @@ from xlashape.core._plan cimport (
 cnp.import_array()
 
 
-cdef extern from "result_cache.h":
+cdef extern from "runtime/result_cache.h":
     size_t XS_CACHE_MIN_BYTES
 
 
@@ -390,7 +389,7 @@ cdef object _ravel_fast(LayoutPlan plan, object multi_index, object mode, object
     cdef bint ok
     cdef cnp.ndarray a
     cdef xs_job job
-    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    xs_job_init(&job)
     if rank == 0 or rank >= MAX_RANK:  # NumPy's ravel_multi_index takes at most 63
         return None
     if cnp.PyArray_CheckExact(multi_index):  # a (rank, N) array
@@ -492,7 +491,7 @@ cdef object _ravel_rows_fast(LayoutPlan plan, cnp.ndarray rows, object mode, obj
     cdef int dtype[MAX_RANK]
     cdef bint ok
     cdef xs_job job
-    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    xs_job_init(&job)
     if (cnp.PyArray_NDIM(rows) != 2 or cnp.PyArray_DIM(rows, 0) != plan.rank
             or not cnp.PyArray_ISINTEGER(rows) or not cnp.PyArray_ISNOTSWAPPED(rows)
             or not cnp.PyArray_ISALIGNED(rows)):
@@ -562,7 +561,7 @@ cdef object _unravel_column(LayoutPlan plan, const char* data, Py_ssize_t step, 
     if n == 0:
         return None
     rows = _new_result(ndim + 1, dims)
-    memset(&job, 0, sizeof(job))  # every field the driver may read: NULL or 0
+    xs_job_init(&job)
     job.linear = data
     job.linear_step = step
     job.linear_dtype = dtype

@@ -17,7 +17,7 @@ native byte order: what XLA-style runtimes exchange. Inputs are only read;
 only ``out`` is ever written.
 
 The copies run on a compiled block mover (:mod:`xlashape.linear.relayout_plan`
-plans them once per pair of layouts; ``csrc/relayout.h`` runs them):
+plans them once per pair of layouts; ``csrc/relayout/relayout.h`` runs them):
 contiguous runs, in-register transposes and interleaves, streaming stores
 for large outputs, split over ``threads``. Tilings that combine dimensions
 with ``*`` take an element-by-element path.

@@ -1,4 +1,4 @@
-"""Plans for the compiled relayout mover (csrc/relayout.h).
+"""Plans for the compiled relayout mover (csrc/relayout/relayout.h).
 
 Each side of a relayout (a linear buffer of a Shape, or a NumPy array) is
 read as *axes*: digits of the dimensions, each with a step in bytes. A
@@ -13,7 +13,7 @@ so that every common digit has one step in each buffer; then the elements
 are whole boxes of common digits (a dimension whose size is not a multiple
 of a tile needs a box for its last, partial tile), and so is the padding of
 a buffer. The mover runs each box as copies of runs, blocked transposes or
-fills (csrc/relayout.h).
+fills (csrc/relayout/relayout.h).
 
 There is no plan (:func:`plan` returns None) when a tiling combines
 dimensions with ``*`` or re-tiles a digit so that the two sides' divisors

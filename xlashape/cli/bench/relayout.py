@@ -8,7 +8,7 @@ data, interleaved round by round in one process:
 
 - **copy**: ``np.copyto`` of a buffer of the same bytes, or with several
   ``--threads`` the same copy split over as many if that is faster (the
-  limit; see :func:`~xlashape.cli.bench.suite.copy_calls`);
+  limit; see :func:`~xlashape.cli.bench.measure.copy_calls`);
 - **NumPy**: NumPy's best strided copy of the same relayout: ``np.copyto``
   between strided views of the two buffers, one per box of the plan that
   xlashape's mover runs (one box where the sizes are multiples of the

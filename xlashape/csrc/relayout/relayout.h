@@ -1,0 +1,70 @@
+/* Relayout: moving the elements of a linear buffer (or a NumPy array) from
+ * one layout of a shape to another, as blocks.
+ *
+ * The Python side (xlashape/relayout.py) reduces a pair of layouts to a
+ * loop nest once: axes that are digits of the dimensions common to both
+ * layouts, each with a source and a destination step in bytes, and boxes
+ * (a start and a count per axis) that cover the elements, or the padding
+ * to fill. xs_relayout_run runs each box: it drops axes of count 1, merges
+ * axes that are one run in both buffers, and picks the innermost form:
+ *
+ * - XS_MOVE_RUN: the last axis is contiguous in both: a copy of a run;
+ * - XS_MOVE_FILL: contiguous in the destination, step 0 in the source (a
+ *   padding value): a fill;
+ * - XS_MOVE_TRANSPOSE: the last axis is contiguous in the destination and
+ *   another in the source: a blocked 2-D transpose of those two;
+ * - XS_MOVE_GATHER: anything else, element by element.
+ *
+ * Moves that write at least stream_bytes (XS_STREAM_BYTES by default)
+ * store with non-temporal (streaming) stores at the vector levels: such
+ * output would not stay in cache, and streaming it skips reading each line
+ * before writing it. Runs and interleaves stream their vectors, transposes
+ * whole result lines (relayout_impl.h says how).
+ *
+ * Boxes large enough to pay are split along their most major axis over
+ * the worker pool of pool.h. The kernels (relayout_impl.h) are those of the
+ * CPU level in use, from its struct of kernels.h. */
+#ifndef XLASHAPE_RELAYOUT_H
+#define XLASHAPE_RELAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/pool.h"
+
+#define XS_MOVE_MAX_AXES 64
+#define XS_STREAM_BYTES ((int64_t)8 << 20)  /* the default of xs_relayout_job.stream_bytes */
+
+enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
+
+/* One box once normalised: ``outer`` loop axes (most major first), then
+ * the inner axes of ``kind``: one for RUN, FILL and GATHER; two for
+ * TRANSPOSE, the axis contiguous in the source (j) then the one contiguous
+ * in the destination (i). Steps in bytes. */
+typedef struct {
+    const char *src;
+    char *dst;
+    int size;    /* element bytes: 1, 2, 4 or 8 */
+    int kind;
+    int outer;
+    int stream;  /* store past the caches (non-temporal) */
+    int split;   /* the axis split into ranges (xs_relayout_fn): 0, or 1 (see relayout.c) */
+    int64_t count[XS_MOVE_MAX_AXES];
+    int64_t src_step[XS_MOVE_MAX_AXES];
+    int64_t dst_step[XS_MOVE_MAX_AXES];
+} xs_move;
+
+typedef struct {
+    const char *src;
+    char *dst;
+    int size;
+    int axes;                /* <= XS_MOVE_MAX_AXES, in the destination's order */
+    const int64_t *src_step; /* axes steps, bytes (0 everywhere: a fill from *src) */
+    const int64_t *dst_step;
+    int boxes;
+    const int64_t *start;    /* boxes x axes */
+    const int64_t *count;    /* boxes x axes */
+    int64_t stream_bytes;    /* stream a box's output from this many bytes up */
+} xs_relayout_job;
+
+#endif
