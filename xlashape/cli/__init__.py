@@ -16,6 +16,12 @@ missing, unreadable, not .npy, of the wrong dtype or shape, or holding an
 index out of range; an output that cannot be written). Every error is one
 line on stderr, ``xlashape: error: ...``, never a traceback; a failed
 conversion leaves no output file behind.
+
+The package is the top layer: ``common`` (the parser, the errors and exit
+statuses every command shares), one module per command (``show`` with
+``tile_picture``, ``ravel`` with ``npy_io`` and ``progress``) and the bench
+(``bench``). It may import everything below it: ``xlashape``'s public
+names and any layer under them; nothing below imports it.
 """
 
 from __future__ import annotations
