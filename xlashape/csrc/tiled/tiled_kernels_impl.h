@@ -1,8 +1,9 @@
 /* The tiled block kernels of one index type and one rank at one CPU level.
  *
- * Included by tiled_kernels.h once per index type and rank, with XS_T (the
- * C type), XS_TN (its short name), XS_U (its unsigned twin), XS_R (the
- * rank) and XS_LEVEL (the level's name) defined. Each function takes its
+ * Included by tiled_kernels.h once per index type and rank of XS_RANKS
+ * (base/each.h), with XS_T (the C type), XS_TN (its short name), XS_U (its
+ * unsigned twin) and XS_LEVEL (the level's name) defined; XS_R is the
+ * rank. Each function takes its
  * rank from XS_R, a constant in its own text, rather than from an argument
  * of an always-inline function (kernels_impl.h's way): GCC optimises and
  * estimates the branch frequencies of such a function on its own before it
@@ -13,6 +14,7 @@
  * tiled_kernels.h's tables hold.
  */
 
+#define XS_R XS_EACH_ENTRY(XS_RANK_OF)
 #define XS_FN(name) XS_TFN(name, XS_R, XS_TN)
 
 /* -- the fast form --------------------------------------------------------- */
@@ -341,3 +343,4 @@ static ptrdiff_t XS_FN(xs_tiled_unravel_slots)(const xs_tiled *t, const void *da
 }
 
 #undef XS_FN
+#undef XS_R
