@@ -1,7 +1,7 @@
 /* The batch kernels of one index type at one CPU level.
  *
  * Included by kernels_dtype.h once per index dtype of a level, with XS_T
- * (the C type), XS_TN (its short name), XS_UNRAVEL and XS_VLOADS (the
+ * (the C type), XS_TN (its short name), XS_UNRAVEL and XS_HAS_VLOADS (the
  * registry's flags, plan.h) and XS_LEVEL (the level's name) defined. The level's
  * file sets the compiler's target for the whole inclusion, so the same
  * loops become SSE2, AVX2 or AVX-512 code; no global -m flag is needed.
@@ -9,7 +9,7 @@
  * Unravel kernels are compiled only where XS_UNRAVEL is 1 (32- and 64-bit
  * types); 8- and 16-bit offsets take the general kernel of
  * kernels_generic.c. The vector loops, and with them the store stream,
- * only where XS_VLOADS is 1 (the level's vector header loads the dtype).
+ * only where XS_HAS_VLOADS is 1 (the level's vector header loads the dtype).
  *
  * Ravel also has a kernel of rank contiguous columns (xs_ravel_cols).
  *
@@ -53,7 +53,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_ranked)(
     return bad;
 }
 
-#if defined(XS_VL) && XS_VLOADS
+#if defined(XS_VL) && XS_HAS_VLOADS
 /* Ravel XS_VL rows at a time, read as they lie in memory (kernels_vec_*.h
  * says how); ``narrow``: every extent and stride fits in 32 bits. The
  * last (stop - start) % XS_VL rows take the loop above. */
@@ -184,7 +184,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_ranked)(
     return bad;
 }
 
-#if defined(XS_VRAVEL_COLUMN) && XS_VLOADS
+#if defined(XS_VRAVEL_COLUMN) && XS_HAS_VLOADS
 /* The loop above, XS_VL rows at a time in vector registers, for levels
  * whose vector header has xs_vravel_column; the last (stop - start) % XS_VL
  * rows take the loop above. */
@@ -334,7 +334,7 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
     }
 }
 
-#if defined(XS_VL) && XS_VLOADS
+#if defined(XS_VL) && XS_HAS_VLOADS
 /* Unravel XS_VL rows at a time in vector registers: in doubles, where the
  * buffer holds at most XS_FLOOR_DIV_LIMIT elements (kernels_common.h says
  * why the division needs no correction there), or (``pow2``) in int64 by
@@ -508,7 +508,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_form)(
         const xs_plan *p, const XS_T *linear, int64_t *out, ptrdiff_t s0, ptrdiff_t s1,
         ptrdiff_t start, ptrdiff_t stop, int store, const int R, const int padded) {
-#if defined(XS_VL) && XS_VLOADS
+#if defined(XS_VL) && XS_HAS_VLOADS
     const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
     const int direct = s0 == R && s1 == 1;
     if (direct && XS_VROWS(R)) store = xs_vstream_rows_mode(out + start * R, store);
@@ -556,7 +556,7 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
     return bad;
 }
 
-#if defined(XS_VSTORE_ROWS32) && XS_VLOADS
+#if defined(XS_VSTORE_ROWS32) && XS_HAS_VLOADS
 /* Rows [start, stop) of a contiguous ``linear`` into the C-contiguous
  * (N, rank) 32-bit result ``out`` (every index below 2**31), in vector
  * registers, for the ranks the level stores as rows and buffers the vector
