@@ -1,10 +1,11 @@
-/* The AVX2 (with FMA and BMI2) level: the loops of kernels_impl.h for the int32 and int64
- * indices of XS_LEVEL_DTYPES, kernels_columns.h, the tiled block kernels of tiled_kernels.h
- * and the relayout kernels of relayout_impl.h, compiled for the level's
- * instruction sets (levels.h) by a target pragma, so that only these
- * functions use them; and the level's struct (kernels.h), which dispatch.c
- * picks only when the CPU (and OS) support the level. Index dtypes of
- * other sizes take the baseline's kernels. */
+/* The AVX2 (with FMA and BMI2) level: the loops of kernels_impl.h for the
+ * index dtypes of XS_LEVEL_DTYPES (int32 and int64), kernels_columns.h,
+ * the tiled block kernels of tiled_kernels.h and the relayout kernels of
+ * relayout_impl.h, compiled for the level's instruction sets (levels.h) by
+ * a target pragma, so that only these functions use them; and the level's
+ * struct (kernels.h), which cpu/cpu_level.c picks only when the CPU (and
+ * OS) support the level. Index dtypes the level does not list take the
+ * baseline's kernels. */
 #include "levels/kernels.h"
 
 #if XS_X86_DISPATCH
