@@ -55,7 +55,7 @@ def each_source(values: list[int], list_name: str = "PROBE_LIST") -> str:
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.lists(st.integers(-1000, 1000), max_size=16))
+@given(st.lists(st.integers(-1000, 1000), max_size=32))
 def test_each_compiles_every_entry_once_in_order(tmp_path_factory, values):
     tmp_path = tmp_path_factory.mktemp("each")
     (tmp_path / "probe_template.h").write_text(TEMPLATE)
@@ -69,10 +69,10 @@ def test_each_compiles_every_entry_once_in_order(tmp_path_factory, values):
 
 def test_each_names_a_list_past_its_limit(tmp_path):
     (tmp_path / "probe_template.h").write_text(TEMPLATE)
-    result = compile_c(tmp_path, each_source(list(range(17)), "XS_PROBE_TOO_LONG"))
+    result = compile_c(tmp_path, each_source(list(range(33)), "XS_PROBE_TOO_LONG"))
     assert result.returncode != 0
     assert "XS_PROBE_TOO_LONG" in result.stderr
-    assert "16" in result.stderr
+    assert "32" in result.stderr
 
 
 def test_each_refuses_to_nest(tmp_path):

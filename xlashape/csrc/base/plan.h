@@ -27,7 +27,6 @@
 #define XS_RANKS(X) XS_RANKS_WITH(XS_RANK_ONLY, X)
 #define XS_RANK_COUNT(R) +1
 #define XS_MAX_UNROLLED (0 XS_RANKS(XS_RANK_COUNT))
-#define XS_RANK_OF(R) R  /* the field of an entry of XS_RANKS (base/each.h) */
 
 enum xs_mode { XS_RAISE = 0, XS_WRAP = 1, XS_CLIP = 2 };
 

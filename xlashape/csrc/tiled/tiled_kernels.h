@@ -6,7 +6,7 @@
  * include their kernels_vec_*.h first, and get the vector unravel of the
  * fast form and its vector ravel by dimension (XS_VL). The kernels are in
  * tiled_kernels_impl.h, included below once per index type (int32, int64)
- * and rank of XS_RANKS (base/each.h), so that the compiler unrolls the
+ * and rank of XS_RANKS (XS_TILED_CASES, through base/each.h), so that the compiler unrolls the
  * loops over dimensions and terms and keeps the terms in registers; each
  * returns the first bad row of rows [start, stop), or -1. This file holds
  * what they share and the tables of them that driver/tiled_chunks.c picks
@@ -298,26 +298,19 @@ static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_bl
     return bad;
 }
 
-/* The kernels of each index type and rank; XS_U: the index type's unsigned
- * twin (tiled_kernels_dims.h checks 32-bit indices in 32 bits). */
-#define XS_T int32_t
-#define XS_TN i32
-#define XS_U uint32_t
-#define XS_EACH_LIST XS_RANKS
+/* The kernels of each index type and rank: the list of the pairs, each
+ * entry X(T, TN, U, R) with the C type, its short name, its unsigned twin
+ * (tiled_kernels_dims.h checks 32-bit indices in 32 bits) and the rank. */
+#define XS_TILED_I32_AT(R, X) X(int32_t, i32, uint32_t, R)
+#define XS_TILED_I64_AT(R, X) X(int64_t, i64, uint64_t, R)
+#define XS_TILED_CASES(X) XS_RANKS_WITH(XS_TILED_I32_AT, X) XS_RANKS_WITH(XS_TILED_I64_AT, X)
+#define XS_TILED_CASE_T(T, TN, U, R) T
+#define XS_TILED_CASE_TN(T, TN, U, R) TN
+#define XS_TILED_CASE_U(T, TN, U, R) U
+#define XS_TILED_CASE_R(T, TN, U, R) R
+#define XS_EACH_LIST XS_TILED_CASES
 #define XS_EACH_FILE "tiled/tiled_kernels_impl.h"
 #include "base/each.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_U
-#define XS_T int64_t
-#define XS_TN i64
-#define XS_U uint64_t
-#define XS_EACH_LIST XS_RANKS
-#define XS_EACH_FILE "tiled/tiled_kernels_impl.h"
-#include "base/each.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_U
 
 /* The tables, each kernel by rank. The vector levels ravel by dimension
  * and unravel the fast form in vector registers. int32 rows of a buffer
@@ -365,6 +358,13 @@ const xs_tiled_kernels XS_TLFN(xs_tiled_kernels_i64) = {
 #undef XS_TILED_AT_
 #undef XS_TILED_AT__
 #undef XS_TILED_SPLIT
+#undef XS_TILED_I32_AT
+#undef XS_TILED_I64_AT
+#undef XS_TILED_CASES
+#undef XS_TILED_CASE_T
+#undef XS_TILED_CASE_TN
+#undef XS_TILED_CASE_U
+#undef XS_TILED_CASE_R
 #undef XS_TILED_DIMS
 #undef XS_TILED_DIMS32_I64
 #undef XS_TILED_UNRAVEL
