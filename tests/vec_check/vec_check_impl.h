@@ -257,17 +257,19 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
 #ifdef XS_VCHECK_KERNELS
 /* kernels_impl.h for int32 and int64 at this level. */
 #define XS_LEVEL XS_VCHECK_LEVEL
-#define XS_LEVEL_DTYPES(X) X(I32, i32, int32_t, 1) X(I64, i64, int64_t, 1)
-#include "kernels/kernels_dtypes.h"
+#define XS_LEVEL_DTYPES(X) XS_DTYPE_I32(X) XS_DTYPE_I64(X)
+#define XS_EACH_LIST XS_LEVEL_DTYPES
+#define XS_EACH_FILE "kernels/kernels_dtype.h"
+#include "base/each.h"
 #undef XS_LEVEL
 #define XS_VCHECK_KFN_(name, tn, level) name##_##tn##_##level
 #define XS_VCHECK_KFN2(name, tn, level) XS_VCHECK_KFN_(name, tn, level)
 #define XS_VCHECK_KFN(name, tn) XS_VCHECK_KFN2(name, tn, XS_VCHECK_LEVEL)
 #endif
 
-#define XS_VCHECK_RANKS(PRED)                                                           \
-    ((PRED(1) << 1) | (PRED(2) << 2) | (PRED(3) << 3) | (PRED(4) << 4) | (PRED(5) << 5) | \
-     (PRED(6) << 6) | (PRED(7) << 7) | (PRED(8) << 8))
+/* Bit R set for each rank R of XS_RANKS where PRED(R). */
+#define XS_VCHECK_RANK_BIT(R, PRED) | (PRED(R) << (R))
+#define XS_VCHECK_RANKS(PRED) (0 XS_RANKS_WITH(XS_VCHECK_RANK_BIT, PRED))
 #ifdef XS_VRAVEL_COLUMN
 #define XS_VCHECK_HAS_COLUMN 1
 #else

@@ -17,7 +17,6 @@ cdef extern from "base/plan.h" nogil:
         int rank
         int padded
         int pow2
-        int exact_double
         uint64_t size
         uint64_t* extent
         uint64_t* stride

@@ -14,8 +14,6 @@ from libc.stdint cimport int64_t, uint64_t
 
 from xlashape import reference
 
-# Double-precision division in the unravel kernels is exact below this.
-DOUBLE_EXACT_LIMIT = 1 << 52
 # Single-index calls keep the multi-index on the stack up to this rank.
 cdef enum:
     MAX_SCALAR_RANK = 64
@@ -64,7 +62,6 @@ cdef class LayoutPlan:
             stride *= width
         self.size = stride  # Shape guarantees it fits in int64
         self.c.size = <uint64_t> self.size
-        self.c.exact_double = self.size <= DOUBLE_EXACT_LIMIT
         self.strides = tuple(strides)
         for dim in range(rank):
             self.c.extent[dim] = dimensions[dim]

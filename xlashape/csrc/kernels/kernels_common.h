@@ -11,10 +11,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define XS_ALWAYS_INLINE inline __attribute__((always_inline))
-/* Unroll the next loop over dimensions whole (up to rank 8), where the
- * compiler would not on its own, so that values indexed by dimension stay
- * in registers. */
-#define XS_UNROLL_DIMS _Pragma("GCC unroll 8")
+/* Unroll the next loop over dimensions whole (up to XS_MAX_UNROLLED
+ * times), where the compiler would not on its own, so that values indexed
+ * by dimension stay in registers. */
+#define XS_UNROLL_STR_(x) #x
+#define XS_UNROLL_PRAGMA(n) _Pragma(XS_UNROLL_STR_(GCC unroll n))
+#define XS_UNROLL_DIMS XS_UNROLL_PRAGMA(XS_MAX_UNROLLED)
 #else
 #define XS_ALWAYS_INLINE __forceinline
 #define XS_UNROLL_DIMS

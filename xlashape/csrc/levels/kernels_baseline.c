@@ -7,7 +7,9 @@
 
 #define XS_LEVEL baseline
 #define XS_LEVEL_DTYPES XS_DTYPES
-#include "kernels/kernels_dtypes.h"
+#define XS_EACH_LIST XS_LEVEL_DTYPES
+#define XS_EACH_FILE "kernels/kernels_dtype.h"
+#include "base/each.h"
 #include "kernels/kernels_columns.h"
 #include "kernels/kernels_traffic.h"
 #include "tiled/tiled_kernels.h"

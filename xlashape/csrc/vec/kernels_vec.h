@@ -140,6 +140,13 @@ static xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit);
 
 /* ---- loads (p: any alignment; XS_VL items readable from p) -------------- */
 
+/* The loads of each dtype a level reads in vectors (plan.h's registry: a
+ * dtype with its ``vloads`` flag), each announced by a macro defined as 1
+ * beside it: XS_VLOAD_<tn> for xs_vload_<tn>, and, for a dtype that also
+ * has unravel kernels, XS_VLOAD_OFFSETS_<tn> for xs_vload_ioffsets_<tn>
+ * and xs_vload_offsets_<tn>. kernels/kernels_dtype.h stops the build,
+ * naming the load, where a level lists such a dtype without them. */
+
 /* XS_VL int64 items from p. */
 static xs_vi xs_vload_i64(const int64_t *p);
 /* XS_VL int32 items from p, each sign-extended to int64. */

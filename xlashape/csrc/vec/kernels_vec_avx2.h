@@ -56,6 +56,9 @@ static inline xs_vd xs_vwiden_offsets(__m256i v, uint64_t size, xs_vok *ok) {
     return xs_vi_to_vd(xs_vkeep_offsets(v, size, ok));
 }
 
+/* The offsets' loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 static inline xs_vd xs_vload_offsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
     return xs_vwiden_offsets(_mm256_loadu_si256((const __m256i *)p), size, ok);
 }
@@ -229,6 +232,9 @@ static inline void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent
     t->stride = _mm256_loadu_si256((const __m256i *)str);
 }
 
+/* The loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
 static inline xs_vi xs_vload_i64(const int64_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline xs_vi xs_vload_i32(const int32_t *p) {
     return _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));

@@ -38,6 +38,9 @@ static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
     return _mm512_mask_cmp_pd_mask(ok, x, limit, _CMP_LT_OQ);
 }
 
+/* The offsets' loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 /* Offsets as int64: lanes outside [0, size) leave ``ok`` and become 0. */
 static inline xs_vi xs_vload_ioffsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
     __m512i v = _mm512_loadu_si512((const void *)p);
@@ -248,6 +251,9 @@ static inline void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent
     }
 }
 
+/* The loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
 static inline xs_vi xs_vload_i64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline xs_vi xs_vload_i32(const int32_t *p) {
     return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));

@@ -94,6 +94,12 @@ static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
 }
 
 /* -- loads */
+/* The loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
+/* The offsets' loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 static inline xs_vi xs_vload_i64(const int64_t *p) {
     xs_vi r;
     for (int l = 0; l < XS_VL; l++) r.lane[l] = (uint64_t)p[l];
