@@ -42,6 +42,16 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
  * off at 10^4. */
 #define XS_PREFETCH_AHEAD 2048
 
+/* The relayout transposes' whole-line blocks of 2-byte elements (32x32 at
+ * AVX-512, staged 32x32 at AVX2, kernels_vec_<level>.h) ask for their rows'
+ * source lines two blocks along, which the hardware prefetcher, following
+ * 32 rows at once, does not fetch in time. On an Intel Xeon (avx512),
+ * bf16[4096,8192]{0,1} to_linear: 0.31 of the copy without, 0.40 one line
+ * ahead, 0.45 two lines, 0.44 four. The 16x16 and 8x8 blocks lost with it
+ * (f32 0.66 -> 0.45, f64 0.80 -> 0.47-0.59), so only this one prefetches.
+ * (Measured before streamed transposes ran in strips.) */
+#define XS_T_PREFETCH 128
+
 /* The vector levels' unravel divides an offset 0 <= n < 2**50 by a width
  * w >= 1 in doubles, with no correction step: q = floor(fma(n, rw, rw / 2))
  * with rw = 1 / w rounded, then r = fma(-q, w, n). Why q is exact: the

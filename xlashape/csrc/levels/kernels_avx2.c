@@ -23,7 +23,6 @@ XS_TARGET_BEGIN(XS_FEATURES_avx2)
 #include "kernels/kernels_columns.h"
 #include "kernels/kernels_traffic.h"
 #include "tiled/tiled_kernels.h"
-#define XS_RELAYOUT_VEC 1
 #include "relayout/relayout_impl.h"
 #include "levels/kernels_table.h"
 XS_TARGET_END()

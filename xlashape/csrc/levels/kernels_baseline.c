@@ -13,6 +13,5 @@
 #include "kernels/kernels_columns.h"
 #include "kernels/kernels_traffic.h"
 #include "tiled/tiled_kernels.h"
-#define XS_RELAYOUT_VEC 0
 #include "relayout/relayout_impl.h"
 #include "levels/kernels_table.h"
