@@ -68,8 +68,10 @@ def _last_flavour() -> str | None:
 AFRESH = _last_flavour() != FLAVOUR
 
 CSRC = "xlashape/csrc"
-# One file per CPU level (csrc/levels.h lists them), and what they share.
-LEVELS = ["levels/kernels_baseline.c", "levels/kernels_avx2.c", "levels/kernels_avx512.c"]
+# One file per CPU level (csrc/base/levels.h lists them, by CPU: a file
+# whose level the target lacks compiles to nothing), and what they share.
+LEVELS = ["levels/kernels_baseline.c", "levels/kernels_avx2.c", "levels/kernels_avx512.c",
+          "levels/kernels_neon.c"]
 # The level files first, the largest first: they take nearly all of the
 # compile time (about 65, 50 and 20 s of CPU on an AMD EPYC), so starting
 # them first keeps every CPU busy to the end of the build.

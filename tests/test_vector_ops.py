@@ -193,7 +193,9 @@ def test_the_contract_lists_exactly_what_the_loops_use():
 
 
 @pytest.mark.parametrize(
-    "header", ["vec/kernels_vec_avx2.h", "vec/kernels_vec_avx512.h", "vec/kernels_vec_portable.h"]
+    "header",
+    ["vec/kernels_vec_avx2.h", "vec/kernels_vec_avx512.h", "vec/kernels_vec_neon.h",
+     "vec/kernels_vec_portable.h"],
 )
 def test_each_level_defines_the_contract(header):
     text = _text(header)
@@ -229,7 +231,7 @@ def test_every_operation_is_exercised():
 
 
 def test_levels_mirror_each_other():
-    """Each x86 level's lanes, rank sets and optional operations are those
+    """Each CPU level's lanes, rank sets and optional operations are those
     of the portable level that is its reference."""
     for name, info in vc.LEVELS.items():
         reference = vc.LEVELS[REFERENCE[info["lanes"]]]

@@ -3,6 +3,7 @@
 # there, under emulation, on an x86-64 Debian machine (Debian 12 or later).
 #
 #   tools/test-aarch64.sh [pytest arguments...]
+#   tools/test-aarch64.sh --count
 #
 # What it does, each step skipped where its result is already there (so a
 # second run starts at the tests):
@@ -14,8 +15,9 @@
 #    architectures and packages untouched), and unpacks them with
 #    ``dpkg -x`` into a root of their own, build/aarch64/root.
 # 3. Installs the Arm wheels of NumPy (the version this machine's Python
-#    has, where it has one), Cython, setuptools, pytest and hypothesis into
-#    build/aarch64/site (pip's --platform; nothing is built from source).
+#    has, where it has one), ml_dtypes, Cython, setuptools, pytest,
+#    hypothesis and pytest-benchmark into build/aarch64/site (pip's
+#    --platform; nothing is built from source).
 # 4. Builds the extension modules in place with the emulated Python's
 #    setup.py build_ext: Debian's arm64 Python names aarch64-linux-gnu-gcc
 #    as its compiler, a program of this machine, which the emulator runs
@@ -25,6 +27,13 @@
 # 5. Runs pytest under qemu-aarch64 on the tests of TESTS below (or on the
 #    arguments given), whose vector-op tests build tests/vec_check/ for
 #    aarch64 the same way.
+#
+# With --count, step 5 instead counts the instructions per row of ravel and
+# unravel of rank-4 int64 rows at each level, one thread, with a plugin of
+# qemu's (tools/aarch64/insn_count.c, built against the qemu-plugin.h of
+# Debian's qemu source package): each count is the difference of two runs
+# of tools/aarch64/count_insns.py, one converting 10^5 rows more than the
+# other, over 10^5.
 #
 # Everything it downloads or builds stays under build/ (which git ignores);
 # ``rm -rf build/aarch64`` starts it afresh.
@@ -94,18 +103,19 @@ export PYTHONPATH=$SITE
 export PYTHONDONTWRITEBYTECODE=1
 
 # -- 3. the Arm wheels -------------------------------------------------------
-if [ ! -e "$SITE/.installed" ]; then
-    step "installing the aarch64 wheels of numpy, Cython, setuptools, pytest, hypothesis"
-    HOST_PYTHON=${HOST_PYTHON:-python3}
-    NUMPY=$("$HOST_PYTHON" -c 'import numpy; print("numpy==" + numpy.__version__)' 2>/dev/null \
-            || echo "numpy>=2")
+HOST_PYTHON=${HOST_PYTHON:-python3}
+NUMPY=$("$HOST_PYTHON" -c 'import numpy; print("numpy==" + numpy.__version__)' 2>/dev/null \
+        || echo "numpy>=2")
+WHEELS=("$NUMPY" "ml_dtypes>=0.4" "Cython>=3.0.10,<4" "setuptools>=77,<90" "pytest>=8"
+        "hypothesis>=6.100" "pytest-benchmark>=4")
+if [ "$(cat "$SITE/.installed" 2>/dev/null)" != "${WHEELS[*]}" ]; then
+    step "installing the aarch64 wheels of ${WHEELS[*]}"
     rm -rf "$SITE"
     "$HOST_PYTHON" -m pip install -q --target "$SITE" --only-binary=:all: \
         --platform manylinux_2_28_aarch64 \
         --platform manylinux_2_17_aarch64 --python-version "$PYVER" --implementation cp \
-        "$NUMPY" "Cython>=3.0.10,<4" "setuptools>=77,<90" "pytest>=8" "hypothesis>=6.100" \
-        "pytest-benchmark>=4"
-    touch "$SITE/.installed"
+        "${WHEELS[@]}"
+    echo "${WHEELS[*]}" > "$SITE/.installed"
 fi
 
 # -- 4. the extension modules, built by the emulated Python ------------------
@@ -113,6 +123,54 @@ step "building the extension modules for aarch64"
 start=$SECONDS
 "${PYTHON[@]}" setup.py -q build_ext --inplace
 echo "built in $((SECONDS - start)) s"
+
+if [ "${1:-}" = --count ]; then
+    # -- 5'. instructions per row, by qemu's plugin ---------------------------
+    PLUGIN=$CACHE/insn_count.so
+    if [ ! -e "$PLUGIN" ] || [ tools/aarch64/insn_count.c -nt "$PLUGIN" ]; then
+        step "building the instruction-counting plugin"
+        HEADER=$CACHE/qemu-plugin/qemu-plugin.h
+        if [ ! -e "$HEADER" ]; then
+            # Debian's qemu source package, through apt with a state of its
+            # own: the machine's sources, as deb-src
+            SRC=$CACHE/apt-src
+            mkdir -p "$SRC/lists/partial" "$SRC/parts" "$CACHE/qemu-plugin"
+            [ -e /etc/apt/sources.list ] && sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
+                > "$SRC/parts/one-line.list"
+            for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
+                [ -e "$f" ] || continue
+                sed -e 's/^Types: deb$/Types: deb-src/' -e 's/^deb /deb-src /' "$f" \
+                    > "$SRC/parts/$(basename "$f")"
+            done
+            apt_src() {
+                apt-get -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$SRC/parts" \
+                    -o Dir::State::Lists="$SRC/lists" -o Dir::State::status=/dev/null \
+                    -o Debug::NoLocking=1 "$@"
+            }
+            apt_src update >/dev/null
+            (cd "$SRC" && apt_src source --download-only qemu >/dev/null 2>&1)
+            tar -xJf "$SRC"/qemu_*.orig.tar.xz -C "$CACHE/qemu-plugin" --strip-components=3 \
+                --wildcards '*/include/qemu/qemu-plugin.h'
+        fi
+        command -v gcc >/dev/null || apt-get install -y -q --no-install-recommends gcc >/dev/null
+        gcc -O2 -shared -fPIC -I"$CACHE/qemu-plugin" tools/aarch64/insn_count.c -o "$PLUGIN"
+    fi
+    step "instructions per row, rank-4 int64 rows, one thread (qemu-aarch64's count)"
+    count() {  # level op rows: the instructions of the whole run
+        # one thread, fixed hashes: two runs differ by a few thousand instructions
+        OPENBLAS_NUM_THREADS=1 XLASHAPE_NUM_THREADS=1 PYTHONHASHSEED=0 PYTHONPATH=$ROOT:$SITE \
+            qemu-aarch64 -plugin "$PLUGIN" -L "$SYSROOT" "$SYSROOT/usr/bin/python$PYVER" \
+            tools/aarch64/count_insns.py "$@" 2>&1 >/dev/null | sed -n 's/^insns //p'
+    }
+    for op in ravel unravel; do
+        for level in baseline neon; do
+            echo "$op $level $(count $level $op 100000) $(count $level $op 200000)"
+        done
+    done | awk '{ per_row[$1, $2] = ($4 - $3) / 100000
+                  printf "%-8s %-8s %7.2f instructions per row\n", $1, $2, per_row[$1, $2] }
+                $2 == "neon" { printf "%-8s neon / baseline: %.2f\n", $1, per_row[$1, "neon"] / per_row[$1, "baseline"] }'
+    exit 0
+fi
 
 # -- 5. the tests ------------------------------------------------------------
 step "running the tests under qemu-aarch64"

@@ -34,7 +34,7 @@ ROOT = HERE.parent.parent
 CSRC = ROOT / "xlashape" / "csrc"
 NAME = "_xs_vec_check"
 SOURCES = ["vec_check.c", "vec_check_portable4.c", "vec_check_portable8.c",
-           "vec_check_avx2.c", "vec_check_avx512.c"]
+           "vec_check_avx2.c", "vec_check_avx512.c", "vec_check_neon.c"]
 FLAGS = ["-O1", "-g0"] if os.name != "nt" else ["/O1"]
 
 

@@ -1,5 +1,6 @@
 /* The table of vec_check.h's levels: the portable ones everywhere, the x86
- * ones where GCC or clang compiles for x86. */
+ * ones where GCC or clang compiles for x86, NEON where they compile for
+ * aarch64. */
 #include "vec_check.h"
 
 #include "base/levels.h"
@@ -10,6 +11,9 @@ static const xs_vcheck_level *const levels[] = {
 #if XS_X86_DISPATCH
     &xs_vcheck_avx2,
     &xs_vcheck_avx512,
+#endif
+#if XS_ARM_LEVELS
+    &xs_vcheck_neon,
 #endif
 };
 

@@ -3,7 +3,8 @@
  * xlashape/_vec_check.pyx), as NumPy's _simd module exposes its universal
  * intrinsics: the levels are "portable4" and "portable8"
  * (kernels_vec_portable.h with 4 and 8 lanes, the references, on any CPU)
- * and, on x86 with GCC or clang, "avx2" and "avx512". Each level is a file
+ * and, with GCC or clang, "avx2" and "avx512" on x86 and "neon" on
+ * aarch64. Each level is a file
  * of its own (vec_check_<level>.c, the same vec_check_impl.h over its
  * header); vec_check.c holds the table of levels.
  *
@@ -102,6 +103,7 @@ XS_VCHECK_LEVEL_DECLARE(portable4)
 XS_VCHECK_LEVEL_DECLARE(portable8)
 XS_VCHECK_LEVEL_DECLARE(avx2)
 XS_VCHECK_LEVEL_DECLARE(avx512)
+XS_VCHECK_LEVEL_DECLARE(neon)
 #undef XS_VCHECK_LEVEL_DECLARE
 
 #endif

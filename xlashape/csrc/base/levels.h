@@ -10,7 +10,8 @@
  *   spelling of GCC's target attribute and __builtin_cpu_supports (the
  *   check reads each name in the string, so they are written only here);
  * - kernels_<name>.c, which compiles its kernels between XS_TARGET_BEGIN
- *   and XS_TARGET_END with those features and defines xs_kernels_<name>;
+ *   and XS_TARGET_END with those features (where it has any) and defines
+ *   xs_kernels_<name>;
  * - kernels_vec_<name>.h, its vector operations (the baseline has none).
  */
 #ifndef XLASHAPE_LEVELS_H
@@ -18,15 +19,29 @@
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define XS_X86_DISPATCH 1
+#define XS_ARM_LEVELS 0
 #define XS_LEVELS(X) X(baseline) X(avx2) X(avx512)
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__) && defined(__ARM_NEON) && \
+    !defined(__AARCH64EB__)
+/* 64-bit Arm, little-endian (Linux, macOS, Windows with clang). NEON is
+ * part of every such CPU: its empty feature list needs no check, and its
+ * file is compiled for the whole build's target, without a pragma. A level
+ * that needs a check (SVE) would join here with its features, an
+ * xs_cpu_has that reads them (getauxval's hardware capabilities on Linux,
+ * sysctlbyname on macOS) and a target pragma in its file. */
+#define XS_X86_DISPATCH 0
+#define XS_ARM_LEVELS 1
+#define XS_LEVELS(X) X(baseline) X(neon)
 #else
 #define XS_X86_DISPATCH 0
+#define XS_ARM_LEVELS 0
 #define XS_LEVELS(X) X(baseline)
 #endif
 
 #define XS_FEATURES_baseline ""
 #define XS_FEATURES_avx2 "avx2,fma,bmi,bmi2,popcnt"
 #define XS_FEATURES_avx512 "avx512f,avx512dq,avx512vl,avx512bw,avx512cd,avx2,fma,bmi,bmi2,popcnt"
+#define XS_FEATURES_neon ""
 
 #include <string.h>
 

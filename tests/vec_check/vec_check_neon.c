@@ -1,0 +1,29 @@
+/* The level "neon" of vec_check.h: vec_check_impl.h over
+ * kernels_vec_neon.h, compiled as kernels_neon.c is; aarch64 with GCC or
+ * clang only (levels.h). */
+#include "vec_check.h"
+#include "base/levels.h"
+
+#if XS_ARM_LEVELS
+
+/* As xs_best_level: NEON's empty list of features, which every aarch64
+ * CPU has. */
+static int xs_vcheck_neon_supported(void) { return xs_cpu_supports(XS_FEATURES_neon); }
+
+#include "kernels/kernels_common.h"
+#include "vec/kernels_vec_neon.h"
+#include "vec/kernels_vec.h"
+
+static unsigned xs_vcheck_ok_bits(xs_vok ok) {
+    uint64_t lane[4];
+    unsigned bits = 0;
+    memcpy(lane, &ok, sizeof lane);
+    for (int l = 0; l < 4; l++) bits |= (unsigned)(lane[l] != 0) << l;
+    return bits;
+}
+
+#define XS_VCHECK_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define XS_VCHECK_LEVEL neon
+#define XS_VCHECK_SUPPORTED xs_vcheck_neon_supported
+#include "vec_check_impl.h"
+#endif
