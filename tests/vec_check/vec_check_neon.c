@@ -15,11 +15,8 @@ static int xs_vcheck_neon_supported(void) { return xs_cpu_supports(XS_FEATURES_n
 #include "vec/kernels_vec.h"
 
 static unsigned xs_vcheck_ok_bits(xs_vok ok) {
-    uint64_t lane[4];
-    unsigned bits = 0;
-    memcpy(lane, &ok, sizeof lane);
-    for (int l = 0; l < 4; l++) bits |= (unsigned)(lane[l] != 0) << l;
-    return bits;
+    return (unsigned)(vgetq_lane_u64(ok.lo, 0) & 1) | (unsigned)(vgetq_lane_u64(ok.lo, 1) & 2) |
+           (unsigned)(vgetq_lane_u64(ok.hi, 0) & 4) | (unsigned)(vgetq_lane_u64(ok.hi, 1) & 8);
 }
 
 #define XS_VCHECK_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)

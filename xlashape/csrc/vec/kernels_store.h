@@ -26,7 +26,8 @@
  * XS_VBYTES (a vector's bytes), xs_vlanes (a set of 32-bit lanes),
  * xs_vlanes_below, xs_vlanes_not, xs_vkeep and xs_vjoin (the join of two
  * vectors across a slot), xs_vstore_lanes (masked store), xs_vstore_nt
- * (non-temporal). */
+ * (non-temporal), and xs_vstore (unaligned) where XS_VSTORE_SLOT is
+ * defined. */
 #ifndef XLASHAPE_KERNELS_STORE_H
 #define XLASHAPE_KERNELS_STORE_H
 
@@ -64,12 +65,17 @@ static XS_ALWAYS_INLINE void xs_vstream_begin(xs_vstream *s, void *out, int stor
 }
 
 /* One vector at the slot: non-temporal (the slot is aligned then), or
- * an unaligned store. */
+ * an unaligned store: a memcpy, or the level's xs_vstore where it
+ * defines XS_VSTORE_SLOT. */
 static XS_ALWAYS_INLINE void xs_vstream_slot(const xs_vstream *s, xs_vi v) {
     if (s->stream)
         xs_vstore_nt(s->slot, v);
     else
+#ifdef XS_VSTORE_SLOT
+        xs_vstore((int64_t *)(void *)s->slot, v);
+#else
         memcpy(s->slot, &v, sizeof v);
+#endif
 }
 
 /* The next XS_VBYTES of the result. */

@@ -82,6 +82,10 @@
  *     Defined (as 1) where the level has xs_vravel_column.
  * XS_VSTORE_ROWS32 (optional)
  *     Defined (as 1) where the level has xs_vstore_rows32.
+ * XS_VSTORE_SLOT (optional)
+ *     Defined (as 1) where the store stream stores a vector by xs_vstore
+ *     rather than a memcpy (NEON: GCC 12 copied its struct of two
+ *     registers through the stack).
  * XS_VTRANSPOSE_SIDE(size, stream)
  *     The side of the square block that xs_vtranspose moves, for
  *     elements of ``size`` bytes (1, 2, 4 or 8) and a move that streams
