@@ -3,11 +3,11 @@
 The kernels are compiled for several levels of the x86-64 instruction set
 (``baseline``, ``avx2``, ``avx512``), each in its own functions, and the
 best level the CPU and OS support is chosen once, at import. The
-environment variable ``XLASHAPE_CPU`` (``baseline``, ``avx2`` or
-``avx512``) asks for a lower one; a level the CPU lacks stops the import
-with a ValueError, as :func:`set_cpu_level` (which changes the level at run
-time; the tests use it to run every level) refuses it. Other CPUs run
-``baseline``.
+environment variable ``XLASHAPE_CPU`` (one of :data:`LEVELS`) asks for a
+lower one; a level the CPU lacks stops the import with a ValueError, as
+:func:`set_cpu_level` (which changes the level at run time; the tests use it
+to run every level) refuses it. On 64-bit Arm the levels are ``baseline``
+and ``neon``, which every aarch64 CPU runs; other CPUs run ``baseline``.
 
 Results too large to stay in cache are written by non-temporal
 (streaming) stores, which skip reading each cache line before writing it.
