@@ -19,7 +19,6 @@ static unsigned xs_vcheck_ok_bits(xs_vok ok) {
            (unsigned)(vgetq_lane_u64(ok.hi, 0) & 4) | (unsigned)(vgetq_lane_u64(ok.hi, 1) & 8);
 }
 
-#define XS_VCHECK_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define XS_VCHECK_LEVEL neon
 #define XS_VCHECK_SUPPORTED xs_vcheck_neon_supported
 #include "vec_check_impl.h"

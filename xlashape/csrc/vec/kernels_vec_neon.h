@@ -35,6 +35,12 @@
  * (kernels_vec.h): as at AVX2, the join's table lookups would add to the
  * transpose's own. */
 #define XS_VTURN_ROWS 0
+/* Relayout's blocks, AVX2's sides (so that the portable level of 4 lanes
+ * is the reference of these too): 8 for 2- and 4-byte elements, 4 for
+ * 8-byte ones, whole lines (64 / size) streamed; each moved by blocks of
+ * one register a row (xs_vtranspose). */
+#define XS_VTRANSPOSE_SIDE(size, stream) \
+    ((size) == 1 ? 0 : (stream) ? 64 / (size) : (size) == 8 ? 4 : 8)
 
 /* Each vector a struct of its two registers: the compiler keeps them
  * apart, in registers, and stores each (xs_vstore, by which the store
@@ -90,6 +96,10 @@ static XS_ALWAYS_INLINE xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
 }
 
 /* -- loads */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 static XS_ALWAYS_INLINE xs_vi xs_vload_i64(const int64_t *p) {
     const uint64_t *u = (const uint64_t *)(const void *)p;
     return xs_neon_i_of(vld1q_u64(u), vld1q_u64(u + 2));
@@ -466,5 +476,112 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     *bad |= vmaxvq_u32(over) != 0;
     return i;
 }
+
+/* -- relayout: moving elements ---------------------------------------------
+ *
+ * A block whose rows are one register each (16 / size elements of size
+ * bytes) is transposed in registers by log2(16 / size) rounds of NEON's
+ * transposes (trn1, trn2): round k pairs the registers 2**k apart at
+ * elements of size * 2**k bytes. A larger block goes by such blocks. */
+static XS_ALWAYS_INLINE void xs_neon_trn(uint8x16_t *a, uint8x16_t *b, const int bytes) {
+    uint8x16_t lo, hi;
+    if (bytes == 2) {
+        lo = vreinterpretq_u8_u16(vtrn1q_u16(vreinterpretq_u16_u8(*a), vreinterpretq_u16_u8(*b)));
+        hi = vreinterpretq_u8_u16(vtrn2q_u16(vreinterpretq_u16_u8(*a), vreinterpretq_u16_u8(*b)));
+    } else if (bytes == 4) {
+        lo = vreinterpretq_u8_u32(vtrn1q_u32(vreinterpretq_u32_u8(*a), vreinterpretq_u32_u8(*b)));
+        hi = vreinterpretq_u8_u32(vtrn2q_u32(vreinterpretq_u32_u8(*a), vreinterpretq_u32_u8(*b)));
+    } else {
+        lo = vreinterpretq_u8_u64(vtrn1q_u64(vreinterpretq_u64_u8(*a), vreinterpretq_u64_u8(*b)));
+        hi = vreinterpretq_u8_u64(vtrn2q_u64(vreinterpretq_u64_u8(*a), vreinterpretq_u64_u8(*b)));
+    }
+    *a = lo;
+    *b = hi;
+}
+
+static XS_ALWAYS_INLINE void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                           const int size, const int stream) {
+    const int side = XS_VTRANSPOSE_SIDE(size, stream), b = 16 / size;
+    for (int bi = 0; bi < side; bi += b)      /* the block's source rows */
+        for (int bj = 0; bj < side; bj += b) { /* and columns */
+            uint8x16_t r[8];
+            for (int k = 0; k < b; k++) r[k] = vld1q_u8((const uint8_t *)(src + (bi + k) * ssi + bj * size));
+            for (int half = 1; half < b; half *= 2)
+                for (int k = 0; k < b; k++)
+                    if ((k & half) == 0) xs_neon_trn(&r[k], &r[k + half], size * half);
+            for (int k = 0; k < b; k++) vst1q_u8((uint8_t *)(dst + (bj + k) * dsj + bi * size), r[k]);
+        }
+}
+
+/* Interleaves by NEON's structured stores (st2, st4) of 16 bytes of each
+ * row, and the inverse by its structured loads (ld2, ld4). */
+static XS_ALWAYS_INLINE int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
+                                               const int rows, const int size, const int stream) {
+    const int64_t step = 16 / size, n = nj - nj % step;
+    (void)stream;
+    for (int64_t j = 0; j < n; j += step) {
+        uint8x16_t r[4];
+        for (int i = 0; i < rows; i++) r[i] = vld1q_u8((const uint8_t *)(src + i * ssi + j * size));
+        uint8_t *to = (uint8_t *)(dst + j * rows * size);
+        if (rows == 2 && size == 1) {
+            vst2q_u8(to, ((uint8x16x2_t){{r[0], r[1]}}));
+        } else if (rows == 2 && size == 2) {
+            vst2q_u16((uint16_t *)(void *)to, ((uint16x8x2_t){{vreinterpretq_u16_u8(r[0]), vreinterpretq_u16_u8(r[1])}}));
+        } else if (rows == 2) {
+            vst2q_u32((uint32_t *)(void *)to, ((uint32x4x2_t){{vreinterpretq_u32_u8(r[0]), vreinterpretq_u32_u8(r[1])}}));
+        } else if (size == 1) {
+            vst4q_u8(to, ((uint8x16x4_t){{r[0], r[1], r[2], r[3]}}));
+        } else {
+            vst4q_u16((uint16_t *)(void *)to,
+                      ((uint16x8x4_t){{vreinterpretq_u16_u8(r[0]), vreinterpretq_u16_u8(r[1]),
+                                       vreinterpretq_u16_u8(r[2]), vreinterpretq_u16_u8(r[3])}}));
+        }
+    }
+    return n;
+}
+
+static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                                 const int rows, const int size, const int stream) {
+    const int64_t step = 16 / size, n = ni - ni % step;
+    (void)stream;
+    for (int64_t i = 0; i < n; i += step) {
+        const uint8_t *from = (const uint8_t *)(src + i * rows * size);
+        uint8x16_t r[4];
+        if (rows == 2 && size == 1) {
+            const uint8x16x2_t v = vld2q_u8(from);
+            r[0] = v.val[0];
+            r[1] = v.val[1];
+        } else if (rows == 2 && size == 2) {
+            const uint16x8x2_t v = vld2q_u16((const uint16_t *)(const void *)from);
+            r[0] = vreinterpretq_u8_u16(v.val[0]);
+            r[1] = vreinterpretq_u8_u16(v.val[1]);
+        } else if (rows == 2) {
+            const uint32x4x2_t v = vld2q_u32((const uint32_t *)(const void *)from);
+            r[0] = vreinterpretq_u8_u32(v.val[0]);
+            r[1] = vreinterpretq_u8_u32(v.val[1]);
+        } else if (size == 1) {
+            const uint8x16x4_t v = vld4q_u8(from);
+            for (int j = 0; j < 4; j++) r[j] = v.val[j];
+        } else {
+            const uint16x8x4_t v = vld4q_u16((const uint16_t *)(const void *)from);
+            for (int j = 0; j < 4; j++) r[j] = vreinterpretq_u8_u16(v.val[j]);
+        }
+        for (int j = 0; j < rows; j++) vst1q_u8((uint8_t *)(dst + j * dsj + i * size), r[j]);
+    }
+    return n;
+}
+
+/* A whole line by two non-temporal pair stores (STNP); the fence orders
+ * them (DMB ISHST: stores before it before stores after it). */
+static XS_ALWAYS_INLINE void xs_vstore_line_nt(void *dst, const void *src) {
+    const uint8_t *from = (const uint8_t *)src;
+    const uint8x16_t a = vld1q_u8(from), b = vld1q_u8(from + 16), c = vld1q_u8(from + 32),
+                     d = vld1q_u8(from + 48);
+    __asm__ volatile("stnp %q1, %q2, [%0]\n\tstnp %q3, %q4, [%0, #32]"
+                     :
+                     : "r"(dst), "w"(a), "w"(b), "w"(c), "w"(d)
+                     : "memory");
+}
+static XS_ALWAYS_INLINE void xs_vfence(void) { __asm__ volatile("dmb ishst" ::: "memory"); }
 
 #endif
