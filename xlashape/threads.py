@@ -148,3 +148,4 @@ def check_threads(threads: object) -> int:
 
 
 _batch.set_default_threads(_initial_threads())
+_batch.set_cpu_limit(available_cpus())

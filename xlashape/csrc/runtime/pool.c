@@ -10,6 +10,10 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
     return fn(arg, 0, n);
 }
 double xs_pool_wake_ns(void) { return 0; }
+void xs_pool_costs(double *wake_ns, double *worker_ns) {
+    *wake_ns = 0;
+    *worker_ns = 0;
+}
 int xs_pool_workers(void) { return 0; }
 #include <time.h>
 uint64_t xs_now_ns(void) { return (uint64_t)clock() * (1000000000ULL / CLOCKS_PER_SEC); }
@@ -59,7 +63,10 @@ static struct {
     int workers;
     int sleepers;                 /* atomic */
     int busy;                     /* atomic: a call holds the pool */
-    double wake_ns;
+    double wake_ns;               /* calibration (calibrate() says what each is) */
+    double signal_ns;
+    double spin_ns;
+    double claim_ns;
     pthread_mutex_t lock;
     /* Each worker sleeps on its own condition, so that a job wakes only the
      * workers it may use (waking all of 255 to run on 2 cores would delay
@@ -202,12 +209,31 @@ static void wait_done(int nchunks) {
     }
 }
 
-/* Wake-up latency of worker 0 from its sleep: the median of
- * XS_WAKE_TRIALS, so that a sample taken while the new threads still
- * start (or the machine is busy) does not stick. */
+/* The median of ``count`` samples (sorted in place). */
+static double median(double *sample, int count) {
+    for (int t = 1; t < count; t++)  /* insertion sort */
+        for (int k = t; k > 0 && sample[k - 1] > sample[k]; k--) {
+            double swap = sample[k];
+            sample[k] = sample[k - 1];
+            sample[k - 1] = swap;
+        }
+    return sample[count / 2];
+}
+
+/* What handing out a job costs, measured once when the pool first starts,
+ * each figure the median of XS_WAKE_TRIALS so that a sample taken while the
+ * new threads still start (or the machine is busy) does not stick:
+ * - wake_ns: from handing out a job until worker 0, asleep, starts on it;
+ * - signal_ns: the caller's own time in publish() to wake it (a futex
+ *   call, paid on the caller's thread once per sleeping worker);
+ * - spin_ns: the same start while the worker still spins after a job;
+ * - claim_ns: one chunk claimed (a compare-and-swap on the ticket's line)
+ *   while the caller claims chunks of the same job. */
 #define XS_WAKE_TRIALS 7
+#define XS_CLAIM_TRIALS 256
 static void calibrate(void) {
-    double trials[XS_WAKE_TRIALS];
+    double wake[XS_WAKE_TRIALS], signal[XS_WAKE_TRIALS], spin[XS_WAKE_TRIALS],
+        claim[XS_WAKE_TRIALS];
     for (int t = 0; t < XS_WAKE_TRIALS; t++) {
         /* every worker asleep (all spin a while first, on however few cores) */
         uint64_t deadline = xs_now_ns() + (20 + (uint64_t)pool.workers) * XS_POOL_SPIN_NS;
@@ -215,13 +241,24 @@ static void calibrate(void) {
             sched_yield();
         uint64_t t0 = xs_now_ns();
         publish(NULL, NULL, 1, 1, 1);
+        signal[t] = (double)(xs_now_ns() - t0);
         wait_done(1);
-        double sample = (double)(pool.first_claim_ns - t0);
-        int k = t;  /* insertion sort */
-        for (; k > 0 && trials[k - 1] > sample; k--) trials[k] = trials[k - 1];
-        trials[k] = sample;
+        wake[t] = (double)(pool.first_claim_ns - t0);
+        /* worker 0 spins now */
+        t0 = xs_now_ns();
+        publish(NULL, NULL, 1, 1, 1);
+        wait_done(1);
+        spin[t] = (double)(pool.first_claim_ns - t0);
+        publish(NULL, NULL, XS_CLAIM_TRIALS, XS_CLAIM_TRIALS, 1);
+        t0 = xs_now_ns();
+        take_chunks(__atomic_load_n(&pool.generation, XS_ACQ));
+        wait_done(XS_CLAIM_TRIALS);
+        claim[t] = (double)(xs_now_ns() - t0) / XS_CLAIM_TRIALS;
     }
-    pool.wake_ns = trials[XS_WAKE_TRIALS / 2];
+    pool.wake_ns = median(wake, XS_WAKE_TRIALS);
+    pool.signal_ns = median(signal, XS_WAKE_TRIALS);
+    pool.spin_ns = median(spin, XS_WAKE_TRIALS);
+    pool.claim_ns = median(claim, XS_WAKE_TRIALS);
 }
 
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
@@ -243,8 +280,7 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
         __atomic_store_n(&pool.busy, 0, XS_SEQ);
         return fn(arg, 0, n);
     }
-    /* Four chunks per thread, so late and slow threads even out. */
-    ptrdiff_t nchunks = 4 * (ptrdiff_t)(helpers + 1);
+    ptrdiff_t nchunks = XS_POOL_CHUNKS_PER_THREAD * (ptrdiff_t)(helpers + 1);
     if (nchunks > most) nchunks = most;
     if (nchunks > XS_MAX_CHUNKS) nchunks = XS_MAX_CHUNKS;
     publish(fn, arg, n, (int)nchunks, helpers);
@@ -256,6 +292,20 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
 }
 
 double xs_pool_wake_ns(void) { return pool.wake_ns; }
+
+void xs_pool_costs(double *wake_ns, double *worker_ns) {
+    if (pool.workers == 0) {  /* not started: not measured yet */
+        *wake_ns = 0;
+        *worker_ns = 0;
+    } else if (__atomic_load_n(&pool.sleepers, XS_ACQ) > 0) {
+        *wake_ns = pool.wake_ns;
+        *worker_ns = pool.signal_ns + XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
+    } else {
+        *wake_ns = pool.spin_ns;
+        *worker_ns = XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
+    }
+}
+
 int xs_pool_workers(void) { return pool.workers; }
 
 #endif

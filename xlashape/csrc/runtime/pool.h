@@ -22,12 +22,17 @@
 
 #define XS_POOL_MAX 255
 #define XS_POOL_SPIN_NS 50000
+/* A job is cut into this many chunks per thread (fewer where a chunk would
+ * fall below the smallest asked for), so that late and slow threads even
+ * out. */
+#define XS_POOL_CHUNKS_PER_THREAD 4
 
 /* The first bad row of rows [start, stop), or -1. */
 typedef ptrdiff_t (*xs_chunk_fn)(const void *arg, ptrdiff_t start, ptrdiff_t stop);
 
 /* Runs fn over [0, n) in chunks of at least ``min_chunk`` rows on up to
- * ``threads`` threads; the first bad row overall, or -1. */
+ * ``threads`` threads; the first bad row overall, or -1. The hand-off
+ * (handoff.h) picks ``threads`` and ``min_chunk``. */
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
                       ptrdiff_t min_chunk);
 
@@ -35,6 +40,14 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
  * the median of several trials when the pool first starts (0 before). A
  * job wakes only the workers it may use. */
 double xs_pool_wake_ns(void);
+
+/* What the next job would cost per worker, as measured when the pool
+ * started (pool.c, calibrate): ``wake_ns``, before a worker starts on it
+ * (a sleeping worker's wake-up, or a spinning one's start while none
+ * sleeps), and ``worker_ns``, each worker's hand-out on top (the caller's
+ * signal to a sleeping worker, and the claims of its chunks). Both 0
+ * before the pool starts. */
+void xs_pool_costs(double *wake_ns, double *worker_ns);
 
 /* Workers started so far. */
 int xs_pool_workers(void);
