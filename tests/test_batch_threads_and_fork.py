@@ -7,12 +7,25 @@ import pytest
 from oracles import numpy_ravel
 
 import xlashape as xs
+from xlashape import _batch
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
 
+
+@pytest.fixture
+def every_split():
+    """Every call large enough splits over as many threads as it asks, past
+    the CPUs too (handing out counted as free), whatever the machine's load."""
+    limit = _batch.set_cpu_limit(64)
+    _batch._set_handoff_costs(0, 0)
+    yield
+    _batch._set_handoff_costs(-1, -1)
+    _batch.set_cpu_limit(limit)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 7])
-def test_results_do_not_depend_on_the_thread_count(threads):
+def test_results_do_not_depend_on_the_thread_count(threads, every_split):
     rng = np.random.default_rng(threads)
     shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
     rows = np.stack([rng.integers(0, d, 300_000) for d in shape.dimensions], axis=1)

@@ -57,6 +57,7 @@ cdef extern from "driver/relayout_run.h" nogil:
 
 cdef extern from "runtime/pool.h" nogil:
     int XS_POOL_MAX
+    void xs_pool_costs(double* wake_ns, double* worker_ns)
     double xs_pool_wake_ns()
     int xs_pool_workers()
 
@@ -155,6 +156,7 @@ cdef extern from "runtime/handoff.h" nogil:
     Py_ssize_t xs_handoff_run(xs_chunk_fn fn, const void* arg, Py_ssize_t items,
                               xs_handoff plan)
     Py_ssize_t xs_handoff_min_chunk(double item_ns, Py_ssize_t fewest)
+    void xs_handoff_set_costs(double wake_ns, double worker_ns)
     void xs_rate_add(xs_rate* rate, double sample)
     double xs_rate_estimate(const xs_rate* rate, double prior)
 
@@ -180,6 +182,12 @@ def set_cpu_limit(int cpus):
     previous = xs_cpus()
     xs_set_cpus(cpus)
     return previous
+
+
+def _set_handoff_costs(double wake_ns, double worker_ns):
+    """For tests: every call counts these costs a worker (ns) instead of the
+    pool's measured ones; negative: the measured ones again."""
+    xs_handoff_set_costs(wake_ns, worker_ns)
 
 
 def _handoff(double work_ns, double wake_ns, double worker_ns, Py_ssize_t items,
@@ -268,9 +276,13 @@ cdef int64_t _byte_count(object nbytes, str threshold) except? -1:
 
 
 def pool_info():
-    """The worker pool: workers started, and the wake-up latency measured
-    when it started (ns; 0 before)."""
-    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+    """The worker pool: workers started, the wake-up latency measured when
+    it started (ns; 0 before), and what the hand-off would count now for
+    each worker of a call: before it starts, and on top (ns; 0 before)."""
+    cdef double wake_ns, worker_ns
+    xs_pool_costs(&wake_ns, &worker_ns)
+    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns(),
+            "start_ns": wake_ns, "worker_ns": worker_ns}
 
 
 def traffic(src, dst):

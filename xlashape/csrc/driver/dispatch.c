@@ -298,7 +298,7 @@ static ptrdiff_t timed_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     uint64_t t0 = xs_now_ns();
     ptrdiff_t bad = t->fn(t->job, start, stop);
     if (t->fence) fence_stores();
-    __atomic_fetch_add(t->ns, xs_now_ns() - t0, __ATOMIC_RELAXED);
+    XS_ADD_NS(t->ns, xs_now_ns() - t0);
     return bad;
 }
 

@@ -157,7 +157,7 @@ static ptrdiff_t run_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const chunk_arg *c = arg;
     uint64_t t0 = xs_now_ns();
     c->range(c->move, group_start(c, start), group_start(c, stop));
-    __atomic_fetch_add(c->ns, xs_now_ns() - t0, __ATOMIC_RELAXED);
+    XS_ADD_NS(c->ns, xs_now_ns() - t0);
     return -1;
 }
 

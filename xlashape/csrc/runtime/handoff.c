@@ -46,9 +46,19 @@ ptrdiff_t xs_handoff_min_chunk(double item_ns, ptrdiff_t fewest) {
     return items < (double)fewest ? fewest : (ptrdiff_t)items + 1;
 }
 
+static double set_wake_ns = -1, set_worker_ns = -1;
+
+void xs_handoff_set_costs(double wake_ns, double worker_ns) {
+    set_wake_ns = wake_ns;
+    set_worker_ns = worker_ns;
+}
+
 xs_handoff xs_handoff_plan(double work_ns, ptrdiff_t items, ptrdiff_t min_chunk, int threads) {
     xs_handoff_costs costs = {work_ns, 0, 0, items, min_chunk, threads < cpus ? threads : cpus};
-    if (xs_pool_workers() > 0) {
+    if (set_wake_ns >= 0) {
+        costs.wake_ns = set_wake_ns;
+        costs.worker_ns = set_worker_ns;
+    } else if (xs_pool_workers() > 0) {
         xs_pool_costs(&costs.wake_ns, &costs.worker_ns);
     } else {
         costs.wake_ns = XS_HANDOFF_WAKE_PRIOR_NS;
@@ -60,24 +70,4 @@ xs_handoff xs_handoff_plan(double work_ns, ptrdiff_t items, ptrdiff_t min_chunk,
 ptrdiff_t xs_handoff_run(xs_chunk_fn fn, const void *arg, ptrdiff_t items, xs_handoff plan) {
     if (plan.threads <= 1) return fn(arg, 0, items);
     return xs_pool_run(fn, arg, items, plan.threads, plan.chunk);
-}
-
-void xs_rate_add(xs_rate *rate, double sample) {
-    unsigned slot = __atomic_fetch_add(&rate->added, 1u, __ATOMIC_RELAXED) % XS_RATE_SAMPLES;
-    __atomic_store(&rate->sample[slot], &sample, __ATOMIC_RELAXED);
-}
-
-double xs_rate_estimate(const xs_rate *rate, double prior) {
-    unsigned added = __atomic_load_n(&rate->added, __ATOMIC_RELAXED);
-    int count = added < XS_RATE_SAMPLES ? (int)added : XS_RATE_SAMPLES;
-    if (count == 0) return prior;
-    double sorted[XS_RATE_SAMPLES];
-    for (int k = 0; k < count; k++) {
-        double value;
-        __atomic_load(&rate->sample[k], &value, __ATOMIC_RELAXED);
-        int at = k;  /* insertion sort */
-        for (; at > 0 && sorted[at - 1] > value; at--) sorted[at] = sorted[at - 1];
-        sorted[at] = value;
-    }
-    return sorted[(count - 1) / 2];
 }

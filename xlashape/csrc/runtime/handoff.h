@@ -18,10 +18,10 @@
  * one chunk of at least ``min_chunk`` items a thread): a mid-size call gets
  * the workers that pay for themselves, not all or none.
  *
- * The one-thread rate behind ``work`` is measured, per call kind, by
- * xs_rate: the median of the last XS_RATE_SAMPLES samples, so that no one
- * sample (a call that lost its CPU, or met page faults) turns a
- * decision. */
+ * The one-thread rate behind ``work`` is measured, per call kind, as the
+ * pool's costs are, by an xs_rate (rate.h): the median of the last few
+ * samples, so that no one sample (a call that lost its CPU, or met page
+ * faults) turns a decision. */
 #ifndef XLASHAPE_HANDOFF_H
 #define XLASHAPE_HANDOFF_H
 
@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "runtime/pool.h"
+#include "runtime/rate.h"
 
 typedef struct {
     double work_ns;       /* the call on one thread */
@@ -63,6 +64,11 @@ int xs_cpus(void);
 xs_handoff xs_handoff_plan(double work_ns, ptrdiff_t items, ptrdiff_t min_chunk, int threads);
 ptrdiff_t xs_handoff_run(xs_chunk_fn fn, const void *arg, ptrdiff_t items, xs_handoff plan);
 
+/* For tests: count ``wake_ns`` and ``worker_ns`` for every worker instead
+ * of the pool's measured costs (negative: the measured costs again), so
+ * that every call large enough splits, whatever the machine's load. */
+void xs_handoff_set_costs(double wake_ns, double worker_ns);
+
 /* The least time a chunk should take: 2 us, ten times a claim of one
  * (pool.c measures 0.1-0.2 us with two threads claiming). */
 #define XS_HANDOFF_CHUNK_NS 2000.0
@@ -70,20 +76,5 @@ ptrdiff_t xs_handoff_run(xs_chunk_fn fn, const void *arg, ptrdiff_t items, xs_ha
 /* The chunk of a call whose items take ``item_ns`` each: XS_HANDOFF_CHUNK_NS
  * worth, at least ``fewest`` items. */
 ptrdiff_t xs_handoff_min_chunk(double item_ns, ptrdiff_t fewest);
-
-/* A one-thread rate (nanoseconds per byte, or per row), from the last
- * XS_RATE_SAMPLES samples. Calls from several threads may add at once: a
- * sample is one atomic store into a slot picked by one atomic count. */
-#define XS_RATE_SAMPLES 5
-typedef struct {
-    double sample[XS_RATE_SAMPLES];
-    unsigned added;
-} xs_rate;
-
-void xs_rate_add(xs_rate *rate, double sample);
-
-/* The median of the samples held (the lower middle of an even count), or
- * ``prior`` before any. */
-double xs_rate_estimate(const xs_rate *rate, double prior);
 
 #endif
