@@ -37,6 +37,7 @@ from collections.abc import Callable
 import numpy as np
 
 import xlashape as xs
+from xlashape import _batch
 from xlashape.threads import available_cpus
 
 try:
@@ -51,14 +52,20 @@ RELAYOUTS = ("f32[8192,8192]{0,1}", "f32[8192,8192]{1,0:T(8,128)}")
 
 
 def cpu_name() -> str:
+    """The CPU's model name, with its family and model numbers (Linux), or
+    what the platform module says."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo") as info:
             for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                key, _, value = line.partition(":")
+                fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    if "model name" not in fields:
+        return platform.processor() or platform.machine()
+    family, model = fields.get("cpu family"), fields.get("model")
+    return f"{fields['model name']} (family {family}, model {model})"
 
 
 if numba is not None:
@@ -102,7 +109,8 @@ def timed(call: Callable[[], object], warm: int, count: int) -> float:
     return statistics.median(times)
 
 
-def rounds(calls: dict[object, Callable[[], object]], warm: int, count: int, turns: int = 3) -> dict[object, float]:
+def rounds(calls: dict[object, Callable[[], object]], warm: int, count: int,
+           turns: int = 3) -> dict[object, float]:
     """The median over ``turns`` rounds of each call's median time, the
     rounds taking turns over the calls."""
     seen: dict[object, list[float]] = {key: [] for key in calls}
@@ -112,122 +120,162 @@ def rounds(calls: dict[object, Callable[[], object]], warm: int, count: int, tur
     return {key: statistics.median(values) for key, values in seen.items()}
 
 
-def index_table(sizes: tuple[int, ...], counts: list[int | None], quick: bool) -> list[str]:
-    rng = np.random.default_rng(0)
-    strides = np.array(SHAPE.strides, np.int64)
-    extents = np.array(DIMS, np.int64)
-    order = np.array(MINOR_TO_MAJOR, np.int64)
-    widths = np.array([PADDED[d] for d in MINOR_TO_MAJOR], np.int64)
-    order_extents = np.array([DIMS[d] for d in MINOR_TO_MAJOR], np.int64)
-    peer = "numba prange" if numba is not None else "numba (not installed)"
-    lines = [
-        f"| N | T | ravel | {peer} ravel | unravel | {peer} unravel |",
-        "|---:|---:|---:|---:|---:|---:|",
-    ]
-    for n in sizes:
-        rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
-        offsets = xs.ravel(rows, SHAPE)
-        out, out_rows = np.empty(n, np.int64), np.empty((n, 4), np.int64)
-        warm, count = (3, 3) if quick else (10, 7)
-        calls: dict[object, Callable[[], object]] = {}
+def index_rows(n: int, counts: list[int | None], quick: bool,
+               rng: np.random.Generator) -> list[str]:
+    """The index table's rows for ``n`` rows, one a thread count."""
+    rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
+    offsets = xs.ravel(rows, SHAPE)
+    out, out_rows = np.empty(n, np.int64), np.empty((n, 4), np.int64)
+    warm, count = (3, 3) if quick else (10, 7)
+    calls: dict[object, Callable[[], object]] = {}
+    for t in counts:
+        calls["ravel", t] = lambda t=t: xs.ravel(rows, SHAPE, out=out, threads=t)
+        calls["unravel", t] = lambda t=t: xs.unravel(offsets, SHAPE, out=out_rows, threads=t)
+    got = rounds(calls, warm, count, 1 if quick else 3)
+    peers: dict[object, float] = {}
+    if numba is not None:
+        strides = np.array(SHAPE.strides, np.int64)
+        extents = np.array(DIMS, np.int64)
+        order = np.array(MINOR_TO_MAJOR, np.int64)
+        widths = np.array([PADDED[d] for d in MINOR_TO_MAJOR], np.int64)
+        order_extents = np.array([DIMS[d] for d in MINOR_TO_MAJOR], np.int64)
         for t in counts:
-            calls["ravel", t] = lambda t=t: xs.ravel(rows, SHAPE, out=out, threads=t)
-            calls["unravel", t] = lambda t=t: xs.unravel(offsets, SHAPE, out=out_rows, threads=t)
-        got = rounds(calls, warm, count, 1 if quick else 3)
-        peers: dict[object, float] = {}
-        if numba is not None:
-            for t in counts:
-                numba.set_num_threads(min(t or available_cpus(), numba.config.NUMBA_NUM_THREADS))
-                peers["ravel", t] = timed(lambda: nb_ravel(rows, strides, extents, out), warm, count)
-                peers["unravel", t] = timed(
-                    lambda: nb_unravel(offsets, order, widths, order_extents, out_rows), warm, count)
-        for t in counts:
-            cells = [f"{n / got[op, t] / 1e6:.0f}" for op in ("ravel", "unravel")]
-            nb = [f"{n / peers[op, t] / 1e6:.0f}" if peers else "" for op in ("ravel", "unravel")]
-            lines.append(f"| {n:.0e} | {'default' if t is None else t} | {cells[0]} | {nb[0]} | {cells[1]} | {nb[1]} |")
+            numba.set_num_threads(min(t or available_cpus(), numba.config.NUMBA_NUM_THREADS))
+            peers["ravel", t] = timed(lambda: nb_ravel(rows, strides, extents, out), warm, count)
+            peers["unravel", t] = timed(
+                lambda: nb_unravel(offsets, order, widths, order_extents, out_rows), warm, count)
+    lines = []
+    for t in counts:
+        ours = [f"{n / got[op, t] / 1e6:.0f}" for op in ("ravel", "unravel")]
+        theirs = [f"{n / peers[op, t] / 1e6:.0f}" if peers else "" for op in ("ravel", "unravel")]
+        label = "default" if t is None else t
+        lines.append(f"| {n:.0e} | {label} | {ours[0]} | {theirs[0]} | {ours[1]} | {theirs[1]} |")
     return lines
+
+
+def sized_table(header: str, sizes: tuple[int, ...],
+                rows_of: Callable[[int, np.random.Generator], list[str]]) -> list[str]:
+    """A markdown table: ``header``, then the rows of each size."""
+    rng = np.random.default_rng(0)
+    cells = header.strip(" |").split("|")
+    lines = [header, "|" + "|".join("---" if c.strip() == "op" else "---:" for c in cells) + "|"]
+    for n in sizes:
+        lines += rows_of(n, rng)
+    return lines
+
+
+def index_table(sizes: tuple[int, ...], counts: list[int | None], quick: bool) -> list[str]:
+    peer = "numba prange" if numba is not None else "numba (not installed)"
+    return sized_table(f"| N | T | ravel | {peer} ravel | unravel | {peer} unravel |", sizes,
+                       lambda n, rng: index_rows(n, counts, quick, rng))
 
 
 def parallel_copy(src: np.ndarray, dst: np.ndarray, threads: int,
                   pool: concurrent.futures.ThreadPoolExecutor) -> None:
+    """``np.copyto`` of ``src`` into ``dst`` in ``threads`` slices at once."""
     bounds = np.linspace(0, src.size, threads + 1).astype(int)
     flat_src, flat_dst = src.reshape(-1), dst.reshape(-1)
-    list(pool.map(lambda k: np.copyto(flat_dst[bounds[k]:bounds[k + 1]], flat_src[bounds[k]:bounds[k + 1]]),
-                  range(threads)))
+
+    def part(k: int) -> None:
+        np.copyto(flat_dst[bounds[k]:bounds[k + 1]], flat_src[bounds[k]:bounds[k + 1]])
+
+    list(pool.map(part, range(threads)))
+
+
+def relayout_rows(text: str, values: np.ndarray, copy: np.ndarray, counts: list[int | None],
+                  quick: bool, pool: concurrent.futures.ThreadPoolExecutor) -> list[str]:
+    """The relayout table's rows for the layout ``text``."""
+    out = xs.to_linear(values, text)
+    calls: dict[object, Callable[[], object]] = {}
+    for t in counts:
+        calls["xs", t] = lambda t=t: xs.to_linear(values, text, out=out, threads=t)
+        calls["copy", t] = lambda t=t: parallel_copy(values, copy, t or available_cpus(), pool)
+    got = rounds(calls, 1 if quick else 2, 3 if quick else 5, 1 if quick else 3)
+    lines = []
+    for t in counts:
+        ms, cp = got["xs", t] * 1e3, got["copy", t] * 1e3
+        label = "default" if t is None else t
+        lines.append(f"| `{text}` | {label} | {ms:.1f} | {cp:.1f} | {ms / cp:.2f} |")
+    return lines
 
 
 def relayout_table(counts: list[int | None], quick: bool) -> list[str]:
     values = np.random.default_rng(1).random((8192, 8192), dtype=np.float32)
     copy = np.empty_like(values)
-    lines = ["| layout | T | to_linear ms | parallel copy ms | to_linear / copy |", "|---|---:|---:|---:|---:|"]
-    with concurrent.futures.ThreadPoolExecutor(max(t or available_cpus() for t in counts)) as pool:
+    lines = [
+        "| layout | T | to_linear ms | parallel copy ms | to_linear / copy |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    most = max(t or available_cpus() for t in counts)
+    with concurrent.futures.ThreadPoolExecutor(most) as pool:
         for text in RELAYOUTS:
-            out = xs.to_linear(values, text)
-            calls: dict[object, Callable[[], object]] = {}
-            for t in counts:
-                calls["xs", t] = lambda t=t: xs.to_linear(values, text, out=out, threads=t)
-                calls["copy", t] = lambda t=t: parallel_copy(values, copy, t or available_cpus(), pool)
-            got = rounds(calls, 1 if quick else 2, 3 if quick else 5, 1 if quick else 3)
-            for t in counts:
-                ms, cp = got["xs", t] * 1e3, got["copy", t] * 1e3
-                lines.append(f"| `{text}` | {'default' if t is None else t} | {ms:.1f} | {cp:.1f} | {ms / cp:.2f} |")
+            lines += relayout_rows(text, values, copy, counts, quick, pool)
+    return lines
+
+
+def calls_per_second(call: Callable[[int], object], callers: int, repeat: int,
+                     together: bool) -> float:
+    """Calls per second of ``callers`` x ``repeat`` calls (``call(k)`` for
+    caller k): from one thread, or from ``callers`` threads at once."""
+    for k in range(callers):
+        call(k)
+    if not together:
+        start = time.perf_counter()
+        for _ in range(repeat):
+            for k in range(callers):
+                call(k)
+        return callers * repeat / (time.perf_counter() - start)
+    barrier = threading.Barrier(callers + 1)
+
+    def caller(k: int) -> None:
+        barrier.wait()
+        for _ in range(repeat):
+            call(k)
+
+    workers = [threading.Thread(target=caller, args=(k,)) for k in range(callers)]
+    for w in workers:
+        w.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for w in workers:
+        w.join()
+    return callers * repeat / (time.perf_counter() - start)
+
+
+def concurrency_rows(n: int, quick: bool, callers: int, rng: np.random.Generator) -> list[str]:
+    rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
+    offsets = xs.ravel(rows, SHAPE)
+    out = [np.empty(n, np.int64) for _ in range(callers)]
+    out_rows = [np.empty((n, 4), np.int64) for _ in range(callers)]
+    repeat = max(4, min(400, int(2e7 // n))) // (4 if quick else 1)
+    calls = {
+        "ravel": lambda k: xs.ravel(rows, SHAPE, out=out[k], threads=16),
+        "unravel": lambda k: xs.unravel(offsets, SHAPE, out=out_rows[k], threads=16),
+    }
+    lines = []
+    for op, call in calls.items():
+        alone = calls_per_second(call, callers, repeat, together=False)
+        together = calls_per_second(call, callers, repeat, together=True)
+        lines.append(f"| {n:.0e} | {op} | {alone:.0f} | {together:.0f} | {together / alone:.2f} |")
     return lines
 
 
 def concurrency_table(sizes: tuple[int, ...], quick: bool, callers: int = 4) -> list[str]:
-    rng = np.random.default_rng(2)
-    lines = [
+    return sized_table(
         f"| N | op | one at a time, calls/s | {callers} Python threads at once, calls/s | ratio |",
-        "|---:|---|---:|---:|---:|",
-    ]
-    for n in sizes:
-        rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
-        offsets = xs.ravel(rows, SHAPE)
-        for op in ("ravel", "unravel"):
-            outs = [np.empty(n, np.int64) if op == "ravel" else np.empty((n, 4), np.int64)
-                    for _ in range(callers)]
-
-            def call(k: int, op: str = op) -> None:
-                if op == "ravel":
-                    xs.ravel(rows, SHAPE, out=outs[k], threads=16)
-                else:
-                    xs.unravel(offsets, SHAPE, out=outs[k], threads=16)
-
-            repeat = max(4, min(400, int(2e7 // n))) // (4 if quick else 1)
-            for k in range(callers):
-                call(k)
-            start = time.perf_counter()
-            for _ in range(repeat):
-                for k in range(callers):
-                    call(k)
-            alone = callers * repeat / (time.perf_counter() - start)
-            barrier = threading.Barrier(callers + 1)
-
-            def caller(k: int) -> None:
-                barrier.wait()
-                for _ in range(repeat):
-                    call(k)
-
-            workers = [threading.Thread(target=caller, args=(k,)) for k in range(callers)]
-            for w in workers:
-                w.start()
-            barrier.wait()
-            start = time.perf_counter()
-            for w in workers:
-                w.join()
-            together = callers * repeat / (time.perf_counter() - start)
-            lines.append(f"| {n:.0e} | {op} | {alone:.0f} | {together:.0f} | {together / alone:.2f} |")
-    return lines
+        sizes, lambda n, rng: concurrency_rows(n, quick, callers, rng))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     cpus = available_cpus()
-    parser.add_argument("--threads", default=",".join(str(t) for t in (1, 2, 4, 8, 16) if t <= cpus),
+    grid = ",".join(str(t) for t in (1, 2, 4, 8, 16) if t <= cpus)
+    parser.add_argument("--threads", default=grid,
                         help="thread counts, comma-separated (the default is always added)")
     parser.add_argument("--sizes", default=",".join(str(n) for n in SIZES), help="row counts")
     parser.add_argument("--quick", action="store_true", help="fewer calls: a smoke run")
-    parser.add_argument("--skip", default="", help="sections to leave out: index, relayout, concurrency")
+    parser.add_argument("--skip", default="",
+                        help="sections to leave out: index, relayout, concurrency")
     args = parser.parse_args()
     counts: list[int | None] = [int(t) for t in args.threads.split(",")] + [None]
     sizes = tuple(int(float(n)) for n in args.sizes.split(","))
@@ -241,12 +289,20 @@ def main() -> None:
               "`out=` given; M rows/s (median of 3 rounds of 7 calls).\n")
         print("\n".join(index_table(sizes, counts, args.quick)), "\n", flush=True)
     if "relayout" not in skip:
-        print("256 MB of f32 by `to_linear` into an `out=`, and a copy of the same bytes on as many threads.\n")
+        print("256 MB of f32 by `to_linear` into an `out=`, and a copy of the same bytes "
+              "on as many threads.\n")
         print("\n".join(relayout_table(counts, args.quick)), "\n", flush=True)
     if "concurrency" not in skip:
-        print("Four Python threads each calling with `threads=16`, against the same calls one at a time.\n")
+        print("Four Python threads each calling with `threads=16`, against the same calls "
+              "one at a time.\n")
         print("\n".join(concurrency_table(sizes, args.quick)), "\n", flush=True)
-    print(f"pool: {dict((k, v) for k, v in xs.cpu_features().items() if k.startswith('pool'))}")
+    pool = {k: v for k, v in xs.cpu_features().items() if k.startswith("pool")}
+    costs = _batch.pool_info()  # what the hand-off counts a worker now
+    layer = numba.threading_layer() if numba is not None and "index" not in skip else None
+    print(f"pool: {pool}; a worker's start now {costs['start_ns'] / 1e3:.1f} us, its cost on "
+          f"top {costs['worker_ns'] / 1e3:.1f} us")
+    if layer:
+        print(f"numba's threading layer: {layer}")
 
 
 if __name__ == "__main__":

@@ -166,8 +166,8 @@ cdef Py_ssize_t handoff_run(xs_chunk_fn fn, const void* arg, Py_ssize_t items, i
     """Run fn over [0, items) as the hand-off decides for a call of
     ``work_ns`` on one thread (csrc/runtime/handoff.h)."""
     cdef double item_ns = work_ns / items if items > 0 else 0
-    return xs_handoff_run(fn, arg, items,
-                          xs_handoff_plan(work_ns, items, xs_handoff_min_chunk(item_ns, 1), threads))
+    cdef Py_ssize_t min_chunk = xs_handoff_min_chunk(item_ns, 1)
+    return xs_handoff_run(fn, arg, items, xs_handoff_plan(work_ns, items, min_chunk, threads))
 
 
 def cpu_limit():
@@ -193,7 +193,8 @@ def _set_handoff_costs(double wake_ns, double worker_ns):
 def _handoff(double work_ns, double wake_ns, double worker_ns, Py_ssize_t items,
              Py_ssize_t min_chunk, int cap):
     """The hand-off's decision for made-up costs: (threads, chunk)."""
-    cdef xs_handoff_costs costs = xs_handoff_costs(work_ns, wake_ns, worker_ns, items, min_chunk, cap)
+    cdef xs_handoff_costs costs = xs_handoff_costs(work_ns, wake_ns, worker_ns, items,
+                                                   min_chunk, cap)
     cdef xs_handoff plan = xs_handoff_decide(&costs)
     return plan.threads, plan.chunk
 
