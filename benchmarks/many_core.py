@@ -297,10 +297,10 @@ def main() -> None:
               "one at a time.\n")
         print("\n".join(concurrency_table(sizes, args.quick)), "\n", flush=True)
     pool = {k: v for k, v in xs.cpu_features().items() if k.startswith("pool")}
-    costs = _batch.pool_info()  # what the hand-off counts a worker now
+    costs = _batch.pool_info()  # what the hand-off counts a worker now: (start, on top)
     layer = numba.threading_layer() if numba is not None and "index" not in skip else None
-    print(f"pool: {pool}; a worker's start now {costs['start_ns'] / 1e3:.1f} us, its cost on "
-          f"top {costs['worker_ns'] / 1e3:.1f} us")
+    awake, asleep = (f"{a / 1e3:.1f} + {b / 1e3:.1f} us" for a, b in (costs["awake"], costs["asleep"]))
+    print(f"pool: {pool}; a worker now costs {awake} spinning, {asleep} asleep (start + on top)")
     if layer:
         print(f"numba's threading layer: {layer}")
 

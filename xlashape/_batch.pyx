@@ -57,7 +57,10 @@ cdef extern from "driver/relayout_run.h" nogil:
 
 cdef extern from "runtime/pool.h" nogil:
     int XS_POOL_MAX
-    void xs_pool_costs(double* wake_ns, double* worker_ns)
+    ctypedef struct xs_worker_cost:
+        double wake_ns
+        double worker_ns
+    int xs_pool_costs(xs_worker_cost* awake, xs_worker_cost* asleep)
     double xs_pool_wake_ns()
     int xs_pool_workers()
 
@@ -137,8 +140,9 @@ LEVELS = tuple(xs_level_name(k).decode() for k in range(XS_NLEVELS))
 cdef extern from "runtime/handoff.h" nogil:
     ctypedef struct xs_handoff_costs:
         double work_ns
-        double wake_ns
-        double worker_ns
+        xs_worker_cost awake
+        xs_worker_cost asleep
+        int awake_workers
         Py_ssize_t items
         Py_ssize_t min_chunk
         int cap
@@ -190,18 +194,27 @@ def _set_handoff_costs(double wake_ns, double worker_ns):
     xs_handoff_set_costs(wake_ns, worker_ns)
 
 
-def _handoff(double work_ns, double wake_ns, double worker_ns, Py_ssize_t items,
+cdef xs_handoff_costs _made_up_costs(double work_ns, tuple awake, tuple asleep,
+                                     int awake_workers, Py_ssize_t items, Py_ssize_t min_chunk,
+                                     int cap):
+    return xs_handoff_costs(work_ns, xs_worker_cost(awake[0], awake[1]),
+                            xs_worker_cost(asleep[0], asleep[1]), awake_workers, items,
+                            min_chunk, cap)
+
+
+def _handoff(double work_ns, tuple awake, tuple asleep, int awake_workers, Py_ssize_t items,
              Py_ssize_t min_chunk, int cap):
-    """The hand-off's decision for made-up costs: (threads, chunk)."""
-    cdef xs_handoff_costs costs = xs_handoff_costs(work_ns, wake_ns, worker_ns, items,
-                                                   min_chunk, cap)
+    """The hand-off's decision for made-up costs, each worker's a pair
+    (wake_ns, worker_ns): (threads, chunk)."""
+    cdef xs_handoff_costs costs = _made_up_costs(work_ns, awake, asleep, awake_workers, items,
+                                                 min_chunk, cap)
     cdef xs_handoff plan = xs_handoff_decide(&costs)
     return plan.threads, plan.chunk
 
 
-def _handoff_model_ns(double work_ns, double wake_ns, double worker_ns, int threads):
+def _handoff_model_ns(double work_ns, tuple awake, tuple asleep, int awake_workers, int threads):
     """The hand-off's model of a call's time on ``threads`` threads."""
-    cdef xs_handoff_costs costs = xs_handoff_costs(work_ns, wake_ns, worker_ns, 1, 1, 1)
+    cdef xs_handoff_costs costs = _made_up_costs(work_ns, awake, asleep, awake_workers, 1, 1, 1)
     return xs_handoff_model_ns(&costs, threads)
 
 
@@ -278,12 +291,13 @@ cdef int64_t _byte_count(object nbytes, str threshold) except? -1:
 
 def pool_info():
     """The worker pool: workers started, the wake-up latency measured when
-    it started (ns; 0 before), and what the hand-off would count now for
-    each worker of a call: before it starts, and on top (ns; 0 before)."""
-    cdef double wake_ns, worker_ns
-    xs_pool_costs(&wake_ns, &worker_ns)
-    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns(),
-            "start_ns": wake_ns, "worker_ns": worker_ns}
+    it started (ns; 0 before), the workers that spin now, and what the
+    hand-off would count now for a spinning worker and for a sleeping one:
+    (ns until it starts, ns on top)."""
+    cdef xs_worker_cost awake, asleep
+    cdef int spinning = xs_pool_costs(&awake, &asleep)
+    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns(), "spinning": spinning,
+            "awake": (awake.wake_ns, awake.worker_ns), "asleep": (asleep.wake_ns, asleep.worker_ns)}
 
 
 def traffic(src, dst):

@@ -11,23 +11,48 @@
 #define XS_HANDOFF_WAKE_PRIOR_NS 50000.0
 #define XS_HANDOFF_WORKER_PRIOR_NS 10000.0
 
-double xs_handoff_model_ns(const xs_handoff_costs *costs, int threads) {
-    const double w = threads;
-    return (costs->work_ns + (w - 1) * costs->wake_ns) / w + (w - 1) * costs->worker_ns;
+/* Worker k's cost (k = 0 the first handed chunks). */
+static xs_worker_cost worker_cost(const xs_handoff_costs *costs, int k) {
+    if (k < costs->awake_workers) return costs->awake;
+    xs_worker_cost cost = costs->asleep;
+    if (cost.wake_ns < costs->awake.wake_ns) cost.wake_ns = costs->awake.wake_ns;
+    if (cost.worker_ns < costs->awake.worker_ns) cost.worker_ns = costs->awake.worker_ns;
+    return cost;
 }
 
-/* T(w) - T(w + 1) = (work - wake) / (w (w + 1)) - per_worker: one more
- * thread pays while w (w + 1) per_worker < work - wake. T is convex in w,
- * so the first w where it stops paying is the least over all; and the
- * test reads ``work`` once, so the w it gives never falls as work grows. */
+double xs_handoff_model_ns(const xs_handoff_costs *costs, int threads) {
+    double starts = 0, extra = 0;
+    for (int k = 0; k < threads - 1; k++) {
+        xs_worker_cost cost = worker_cost(costs, k);
+        starts += cost.wake_ns;
+        extra += cost.worker_ns;
+    }
+    return (costs->work_ns + starts) / threads + extra;
+}
+
+/* With S the starts of the first w - 1 workers, and ``wake`` and
+ * ``worker`` worker w's, T(w + 1) < T(w) exactly where
+ *
+ *     w (w + 1) worker < work - (w wake - S):
+ *
+ * one more thread pays while that holds. The marginal cost only grows
+ * with w (a sleeping worker costing no less than a spinning one), so the
+ * first w where it stops paying is the least T over all; and ``work``
+ * enters once, less a figure that does not depend on it, so the w given
+ * never falls as work grows. */
 xs_handoff xs_handoff_decide(const xs_handoff_costs *costs) {
     xs_handoff plan = {1, costs->items};
     const ptrdiff_t min_chunk = costs->min_chunk < 1 ? 1 : costs->min_chunk;
     const ptrdiff_t most = costs->items / min_chunk;  /* a chunk a thread at least */
     const int cap = most < costs->cap ? (int)most : costs->cap;
-    const double gain = costs->work_ns - costs->wake_ns;
+    double starts = 0;
     int w = 1;
-    while (w < cap && (double)w * (double)(w + 1) * costs->worker_ns < gain) w++;
+    for (; w < cap; w++) {
+        xs_worker_cost cost = worker_cost(costs, w - 1);
+        const double w1 = (double)w * (double)(w + 1);
+        if (!(w1 * cost.worker_ns < costs->work_ns - ((double)w * cost.wake_ns - starts))) break;
+        starts += cost.wake_ns;
+    }
     if (w == 1) return plan;
     plan.threads = w;
     plan.chunk = costs->items / ((ptrdiff_t)XS_POOL_CHUNKS_PER_THREAD * w);
@@ -54,15 +79,17 @@ void xs_handoff_set_costs(double wake_ns, double worker_ns) {
 }
 
 xs_handoff xs_handoff_plan(double work_ns, ptrdiff_t items, ptrdiff_t min_chunk, int threads) {
-    xs_handoff_costs costs = {work_ns, 0, 0, items, min_chunk, threads < cpus ? threads : cpus};
+    xs_handoff_costs costs = {work_ns, {0, 0}, {0, 0}, 0, items, min_chunk,
+                              threads < cpus ? threads : cpus};
     if (set_wake_ns >= 0) {
-        costs.wake_ns = set_wake_ns;
-        costs.worker_ns = set_worker_ns;
+        costs.asleep.wake_ns = set_wake_ns;
+        costs.asleep.worker_ns = set_worker_ns;
+        costs.awake = costs.asleep;
     } else if (xs_pool_workers() > 0) {
-        xs_pool_costs(&costs.wake_ns, &costs.worker_ns);
+        costs.awake_workers = xs_pool_costs(&costs.awake, &costs.asleep);
     } else {
-        costs.wake_ns = XS_HANDOFF_WAKE_PRIOR_NS;
-        costs.worker_ns = XS_HANDOFF_WORKER_PRIOR_NS;
+        costs.asleep.wake_ns = XS_HANDOFF_WAKE_PRIOR_NS;
+        costs.asleep.worker_ns = XS_HANDOFF_WORKER_PRIOR_NS;
     }
     return xs_handoff_decide(&costs);
 }

@@ -4,19 +4,22 @@
  * (driver/relayout_run.c), and the boxes of indices (_boxes.pyx).
  *
  * The decision (xs_handoff_decide) is a pure function of what the call
- * costs. With ``work`` the call's time on one thread, ``wake`` the time
- * before a worker starts on it and ``per_worker`` what each worker costs
- * on top (handing it out: pool.h, xs_pool_costs), a call on w threads takes
- * about
+ * costs. With ``work`` the call's time on one thread, ``wake_k`` the time
+ * before worker k starts on it and ``worker_k`` what it costs on top
+ * (handing it out: pool.h, xs_pool_costs), a call on w threads takes about
  *
- *     T(w) = (work + (w - 1) * wake) / w + (w - 1) * per_worker
+ *     T(w) = (work + wake_1 + ... + wake_(w-1)) / w
+ *            + worker_1 + ... + worker_(w-1)
  *
- * (the calling thread works from the start, each worker from ``wake`` on,
- * all finishing together), which is least near
- * w = sqrt((work - wake) / per_worker). A call gets the w that minimises
- * T over 1 .. its cap (its threads=, the CPUs this process may use, and
- * one chunk of at least ``min_chunk`` items a thread): a mid-size call gets
- * the workers that pay for themselves, not all or none.
+ * (the calling thread works from the start, each worker from its start on,
+ * all finishing together: chunks are taken as threads come). Workers that
+ * still spin after the last call start sooner and cost less than sleeping
+ * ones, and are handed chunks first; where all cost alike, T is
+ * (work + (w - 1) wake) / w + (w - 1) worker, least near
+ * w = sqrt((work - wake) / worker). A call gets the w that minimises T over
+ * 1 .. its cap (its threads=, the CPUs this process may use, and one chunk
+ * of at least ``min_chunk`` items a thread): a mid-size call gets the
+ * workers that pay for themselves, not all or none.
  *
  * The one-thread rate behind ``work`` is measured, per call kind, as the
  * pool's costs are, by an xs_rate (rate.h): the median of the last few
@@ -32,12 +35,13 @@
 #include "runtime/rate.h"
 
 typedef struct {
-    double work_ns;       /* the call on one thread */
-    double wake_ns;       /* until a worker starts on it */
-    double worker_ns;     /* each worker's cost on top */
-    ptrdiff_t items;      /* what the call cuts into chunks: rows, groups of lines, boxes */
-    ptrdiff_t min_chunk;  /* the fewest items worth a chunk (at least 1) */
-    int cap;              /* the most threads the call may use, the calling one included */
+    double work_ns;         /* the call on one thread */
+    xs_worker_cost awake;   /* a worker that still spins (pool.h) */
+    xs_worker_cost asleep;  /* one that sleeps: counted no cheaper than ``awake`` */
+    int awake_workers;      /* the workers that spin, handed chunks first */
+    ptrdiff_t items;        /* what the call cuts into chunks: rows, groups of lines, boxes */
+    ptrdiff_t min_chunk;    /* the fewest items worth a chunk (at least 1) */
+    int cap;                /* the most threads the call may use, the calling one included */
 } xs_handoff_costs;
 
 typedef struct {
@@ -64,9 +68,10 @@ int xs_cpus(void);
 xs_handoff xs_handoff_plan(double work_ns, ptrdiff_t items, ptrdiff_t min_chunk, int threads);
 ptrdiff_t xs_handoff_run(xs_chunk_fn fn, const void *arg, ptrdiff_t items, xs_handoff plan);
 
-/* For tests: count ``wake_ns`` and ``worker_ns`` for every worker instead
- * of the pool's measured costs (negative: the measured costs again), so
- * that every call large enough splits, whatever the machine's load. */
+/* For tests: count ``wake_ns`` and ``worker_ns`` for every worker, awake or
+ * asleep, instead of the pool's measured costs (negative: the measured
+ * costs again), so that every call large enough splits, whatever the
+ * machine's load. */
 void xs_handoff_set_costs(double wake_ns, double worker_ns);
 
 /* The least time a chunk should take: 2 us, ten times a claim of one

@@ -10,9 +10,9 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
     return fn(arg, 0, n);
 }
 double xs_pool_wake_ns(void) { return 0; }
-void xs_pool_costs(double *wake_ns, double *worker_ns) {
-    *wake_ns = 0;
-    *worker_ns = 0;
+int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep) {
+    awake->wake_ns = awake->worker_ns = asleep->wake_ns = asleep->worker_ns = 0;
+    return 0;
 }
 int xs_pool_workers(void) { return 0; }
 #include <time.h>
@@ -321,17 +321,13 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
 
 double xs_pool_wake_ns(void) { return pool.wake_ns; }
 
-void xs_pool_costs(double *wake_ns, double *worker_ns) {
-    if (pool.workers == 0) {  /* not started: not measured yet */
-        *wake_ns = 0;
-        *worker_ns = 0;
-    } else if (__atomic_load_n(&pool.sleepers, XS_ACQ) > 0) {
-        *wake_ns = xs_rate_estimate(&start_cost[1], pool.wake_ns);
-        *worker_ns = xs_rate_estimate(&signal_cost, 0) + XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
-    } else {
-        *wake_ns = xs_rate_estimate(&start_cost[0], pool.wake_ns);
-        *worker_ns = XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
-    }
+int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep) {
+    const double claims = XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
+    awake->wake_ns = xs_rate_estimate(&start_cost[0], 0);
+    awake->worker_ns = claims;
+    asleep->wake_ns = xs_rate_estimate(&start_cost[1], pool.wake_ns);
+    asleep->worker_ns = xs_rate_estimate(&signal_cost, 0) + claims;
+    return pool.workers - __atomic_load_n(&pool.sleepers, XS_ACQ);
 }
 
 int xs_pool_workers(void) { return pool.workers; }

@@ -41,13 +41,20 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
  * job wakes only the workers it may use. */
 double xs_pool_wake_ns(void);
 
-/* What the next job would cost per worker, as measured when the pool
- * started (pool.c, calibrate): ``wake_ns``, before a worker starts on it
- * (a sleeping worker's wake-up, or a spinning one's start while none
- * sleeps), and ``worker_ns``, each worker's hand-out on top (the caller's
- * signal to a sleeping worker, and the claims of its chunks). Both 0
+/* What one worker costs a job: the time until it starts on it, and its
+ * hand-out on top (the caller's signal to wake it, the claims of its
+ * chunks), in nanoseconds. */
+typedef struct {
+    double wake_ns;
+    double worker_ns;
+} xs_worker_cost;
+
+/* What the next job would cost per worker (pool.c, add_costs: medians of
+ * recent jobs, first measured when the pool starts), for a worker that
+ * still spins after the last job and for one that sleeps; returns the
+ * workers that spin (the lowest numbered, which jobs use first). All 0
  * before the pool starts. */
-void xs_pool_costs(double *wake_ns, double *worker_ns);
+int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep);
 
 /* Workers started so far. */
 int xs_pool_workers(void);
