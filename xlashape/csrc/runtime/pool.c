@@ -323,10 +323,13 @@ double xs_pool_wake_ns(void) { return pool.wake_ns; }
 
 int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep) {
     const double claims = XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
-    awake->wake_ns = xs_rate_estimate(&start_cost[0], 0);
-    awake->worker_ns = claims;
     asleep->wake_ns = xs_rate_estimate(&start_cost[1], pool.wake_ns);
     asleep->worker_ns = xs_rate_estimate(&signal_cost, 0) + claims;
+    /* a spinning worker's start, until one is seen (on a busy machine,
+     * where the caller can lose its CPU to the worker it wakes, the worker
+     * may sleep again before the next job), counts as a sleeping one's */
+    awake->wake_ns = xs_rate_estimate(&start_cost[0], asleep->wake_ns);
+    awake->worker_ns = claims;
     return pool.workers - __atomic_load_n(&pool.sleepers, XS_ACQ);
 }
 
