@@ -16,9 +16,10 @@ Prints, for the CPU it runs on (named in the report):
 - 4 Python threads calling at once with ``threads=16``: calls per second
   against the same calls made one at a time.
 
-Every figure is the median of 3 rounds, each the median of 7 timed calls
-after warm-up calls (so that the hand-off has settled); the rounds take
-turns over the thread counts, so that a noisy neighbour hurts them alike.
+Every index figure is the median of 3 rounds, each the median of 21 timed calls
+after warm-up calls (so that the hand-off has settled), every relayout
+figure of 3 rounds of 5; the rounds take turns over the thread counts, so
+that a noisy neighbour hurts them alike.
 ``--threads`` may name counts past the CPUs (oversubscribed: a call never
 runs on more threads than the CPUs, whatever it asks).
 """
@@ -126,7 +127,7 @@ def index_rows(n: int, counts: list[int | None], quick: bool,
     rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
     offsets = xs.ravel(rows, SHAPE)
     out, out_rows = np.empty(n, np.int64), np.empty((n, 4), np.int64)
-    warm, count = (3, 3) if quick else (10, 7)
+    warm, count = (3, 3) if quick else (10, 21)
     calls: dict[object, Callable[[], object]] = {}
     for t in counts:
         calls["ravel", t] = lambda t=t: xs.ravel(rows, SHAPE, out=out, threads=t)
@@ -286,7 +287,7 @@ def main() -> None:
     skip = set(args.skip.split(","))
     if "index" not in skip:
         print("Rank 4 int64 rows, `f32[64,128,256,32]{3,1,2,0}` padded to 128 along dimension 3, "
-              "`out=` given; M rows/s (median of 3 rounds of 7 calls).\n")
+              "`out=` given; M rows/s (median of 3 rounds of 21 calls).\n")
         print("\n".join(index_table(sizes, counts, args.quick)), "\n", flush=True)
     if "relayout" not in skip:
         print("256 MB of f32 by `to_linear` into an `out=`, and a copy of the same bytes "
