@@ -16,9 +16,9 @@ Prints, for the CPU it runs on (named in the report):
 - 4 Python threads calling at once with ``threads=16``: calls per second
   against the same calls made one at a time.
 
-Every index figure is the median of 3 rounds, each the median of 21 timed calls
+Every index figure is the median of 5 rounds, each the median of 21 timed calls
 after warm-up calls (so that the hand-off has settled), every relayout
-figure of 3 rounds of 5; the rounds take turns over the thread counts, so
+figure of 5 rounds of 5; the rounds take turns over the thread counts, so
 that a noisy neighbour hurts them alike.
 ``--threads`` may name counts past the CPUs (oversubscribed: a call never
 runs on more threads than the CPUs, whatever it asks).
@@ -113,11 +113,14 @@ def timed(call: Callable[[], object], warm: int, count: int) -> float:
 def rounds(calls: dict[object, Callable[[], object]], warm: int, count: int,
            turns: int = 3) -> dict[object, float]:
     """The median over ``turns`` rounds of each call's median time, the
-    rounds taking turns over the calls."""
+    rounds taking turns over the calls, each round from the next call on (so
+    that no call keeps one place in a round: a neighbour that takes the CPU
+    at a steady period may fall on one place every round)."""
     seen: dict[object, list[float]] = {key: [] for key in calls}
-    for _ in range(turns):
-        for key, call in calls.items():
-            seen[key].append(timed(call, warm, count))
+    keys = list(calls)
+    for turn in range(turns):
+        for key in keys[turn % len(keys):] + keys[:turn % len(keys)]:
+            seen[key].append(timed(calls[key], warm, count))
     return {key: statistics.median(values) for key, values in seen.items()}
 
 
@@ -132,7 +135,7 @@ def index_rows(n: int, counts: list[int | None], quick: bool,
     for t in counts:
         calls["ravel", t] = lambda t=t: xs.ravel(rows, SHAPE, out=out, threads=t)
         calls["unravel", t] = lambda t=t: xs.unravel(offsets, SHAPE, out=out_rows, threads=t)
-    got = rounds(calls, warm, count, 1 if quick else 3)
+    got = rounds(calls, warm, count, 1 if quick else 5)
     peers: dict[object, float] = {}
     if numba is not None:
         strides = np.array(SHAPE.strides, np.int64)
@@ -191,7 +194,7 @@ def relayout_rows(text: str, values: np.ndarray, copy: np.ndarray, counts: list[
     for t in counts:
         calls["xs", t] = lambda t=t: xs.to_linear(values, text, out=out, threads=t)
         calls["copy", t] = lambda t=t: parallel_copy(values, copy, t or available_cpus(), pool)
-    got = rounds(calls, 1 if quick else 2, 3 if quick else 5, 1 if quick else 3)
+    got = rounds(calls, 1 if quick else 2, 3 if quick else 5, 1 if quick else 5)
     lines = []
     for t in counts:
         ms, cp = got["xs", t] * 1e3, got["copy", t] * 1e3
@@ -287,7 +290,7 @@ def main() -> None:
     skip = set(args.skip.split(","))
     if "index" not in skip:
         print("Rank 4 int64 rows, `f32[64,128,256,32]{3,1,2,0}` padded to 128 along dimension 3, "
-              "`out=` given; M rows/s (median of 3 rounds of 21 calls).\n")
+              "`out=` given; M rows/s (median of 5 rounds of 21 calls).\n")
         print("\n".join(index_table(sizes, counts, args.quick)), "\n", flush=True)
     if "relayout" not in skip:
         print("256 MB of f32 by `to_linear` into an `out=`, and a copy of the same bytes "
