@@ -6,7 +6,7 @@ None checks back on, with debug info and no optimisation (a slower build
 meant for hunting memory errors). Other builds carry no debug info.
 
 The extension modules are cythonized and compiled in parallel (one job
-per CPU). The kernels' C files (xlashape/csrc) are built into ``_batch``;
+per CPU). The kernels' C files (xlashape/csrc) are built into ``core._batch``;
 the AVX2 and AVX-512 kernels get their instruction sets from target
 pragmas inside their own files, so no -m flag applies to the whole build
 and one build runs on every x86-64 CPU (never -march=native).
@@ -76,18 +76,25 @@ LEVELS = ["levels/kernels_baseline.c", "levels/kernels_avx2.c", "levels/kernels_
 KERNELS = [*reversed(LEVELS), "driver/dispatch.c", "cpu/cpu_level.c", "runtime/pool.c",
            "runtime/handoff.c", "runtime/rate.c", "kernels/kernels_generic.c",
            "runtime/result_cache.c", "driver/tiled_chunks.c", "driver/relayout_run.c"]
+# The compiled modules, by dotted name under xlashape (the subpackage names
+# the layer each belongs to; xlashape/__init__.py lists the layers).
 SOURCES = {
-    "_plan": [],
-    "_batch": [f"{CSRC}/{name}" for name in KERNELS],
-    "_index": [],
-    "_convert": [],
-    "_tiled": [],
-    "_drop_ins": [],
-    "_relayout": [],
-    "_boxes": [],
+    "core._plan": [],
+    "core._batch": [f"{CSRC}/{name}" for name in KERNELS],
+    "xla._index": [],
+    "shapes._convert": [],
+    "core._tiled": [],
+    "drop_ins._drop_ins": [],
+    "core._relayout": [],
+    "core._boxes": [],
 }
 
-PXDS = [f"xlashape/{name}" for name in sorted(os.listdir("xlashape")) if name.endswith(".pxd")]
+PXDS = sorted(
+    os.path.join(folder, name)
+    for folder, _, names in os.walk("xlashape")
+    for name in names
+    if name.endswith(".pxd")
+)
 
 
 def _cython_source(name: str) -> str:
@@ -101,7 +108,8 @@ def _cython_source(name: str) -> str:
     this package's files lets a second ``pip install`` of an unchanged
     checkout reuse the first one's build in ``build/`` (build_ext skips an
     extension whose sources and headers are all older than it)."""
-    pyx, c = f"xlashape/{name}.pyx", f"xlashape/{name}.c"
+    path = "xlashape/" + name.replace(".", "/")
+    pyx, c = f"{path}.pyx", f"{path}.c"
     if not AFRESH and os.path.exists(c) and all(os.path.getmtime(c) > os.path.getmtime(f) for f in [pyx, *PXDS]):
         return c
     return pyx

@@ -38,8 +38,8 @@ from collections.abc import Callable
 import numpy as np
 
 import xlashape as xs
-from xlashape import _batch
-from xlashape.threads import available_cpus
+from xlashape.core import _batch
+from xlashape.core.threads import available_cpus
 
 try:
     import numba

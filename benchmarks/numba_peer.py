@@ -1,6 +1,6 @@
-"""numba's loops for the benchmark grid: xlashape.bench_peers, shared with
+"""numba's loops for the benchmark grid: xlashape.cli.bench.peers, shared with
 ``xlashape bench``."""
 
-from xlashape.bench_peers import numba, ravel_call, unravel_call
+from xlashape.cli.bench.peers import numba, ravel_call, unravel_call
 
 __all__ = ["numba", "ravel_call", "unravel_call"]

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import xlashape as xs
-from xlashape.bench import (
+from xlashape.cli.bench.suite import (
     LAYOUTS,
     Case,
     drop_in_calls,

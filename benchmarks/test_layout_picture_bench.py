@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from xlashape import ShapeUtil, layout_picture
+from xlashape import ShapeUtil
+from xlashape.pictures import layout_picture
 
 CASES = [
     "f32[2,3]{0,1:PAD(3,5)}",

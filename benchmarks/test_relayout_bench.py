@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from xlashape import Layout, PaddingValue, Shape
-from xlashape.buffers import padding_fill_value, to_linear
+from xlashape.linear.buffers import padding_fill_value, to_linear
 
 FULL = bool(os.environ.get("XLASHAPE_BENCH_FULL"))
 

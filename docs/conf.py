@@ -17,7 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 import xlashape
-from xlashape import layout_picture
+from xlashape.pictures import layout_picture
 
 project = "xlashape"
 author = "The xlashape authors"

@@ -19,14 +19,14 @@ import xlashape as xs
 
 def main() -> None:
     package = os.path.dirname(xs.__file__)
-    compiled = [
-        name
-        for name in os.listdir(package)
-        if name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    ]
-    sources = [name for name in os.listdir(package) if name.endswith(".pyx")]
+    # Each module (its folder and name) by what its files end with.
+    files = [(os.path.join(folder, name.split(".")[0]), name)
+             for folder, _, names in os.walk(package) for name in names]  # fmt: skip
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    compiled = {module for module, name in files if name.endswith(suffixes)}
+    sources = {module for module, name in files if name.endswith(".pyx")}
     assert compiled, f"no compiled modules in {package}"
-    assert len(compiled) >= len(sources), f"compiled modules {compiled} for {sources}"
+    assert sources <= compiled, f"no compiled module for {sorted(sources - compiled)}"
     if sysconfig.get_config_var("Py_GIL_DISABLED"):
         # Every module is marked freethreading_compatible: importing them
         # must not turn the GIL back on.

@@ -7,7 +7,8 @@ import pytest
 from oracles import numpy_ravel
 
 import xlashape as xs
-from xlashape import _batch
+from xlashape.core import _batch
+from xlashape.linear import packing
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
@@ -93,7 +94,7 @@ def test_relayouts_do_not_depend_on_the_thread_count(text, threads, every_split)
     dtype = {"f32": np.float32, "bf16": np.uint16, "s8": np.int8}[text.split("[")[0]]
     values = (np.arange(np.prod(shape.dimensions)) % 251).astype(dtype).reshape(shape.dimensions)
     if text.startswith("bf16"):
-        values = values.view(xs.packing.storage_dtype(shape.element_type))
+        values = values.view(packing.storage_dtype(shape.element_type))
     expected = xs.to_linear(values, shape, threads=1)
     for stream in (0, xs.cpu.MAX_THRESHOLD_BYTES):
         previous = xs.cpu.set_stream_bytes(stream)

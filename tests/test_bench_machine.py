@@ -1,4 +1,4 @@
-"""What ``xlashape bench`` says about the machine (xlashape.bench_machine):
+"""What ``xlashape bench`` says about the machine (xlashape.cli.bench.machine):
 the CPU's model and vendor, glibc's non-temporal threshold read from the
 loader's ``--list-tunables``, whether the copy streamed its stores, and
 their fallbacks to None; and the out= alignment section's buffers. Nothing
@@ -13,8 +13,10 @@ import sys
 import numpy as np
 import pytest
 
-from xlashape import bench, bench_machine
-from xlashape.bench_machine import (
+from xlashape.cli.bench import machine as bench_machine
+from xlashape.cli.bench import measure
+from xlashape.cli.bench import suite as bench
+from xlashape.cli.bench.machine import (
     copy_streams,
     interpreter_of,
     list_tunables,
@@ -215,14 +217,14 @@ def test_each_case_records_whether_its_copy_streamed(monkeypatch, threshold, str
 
 
 def test_the_machine_record_holds_the_cpu_vendor_and_threshold(monkeypatch, no_cached_threshold):
-    monkeypatch.setattr(bench, "cpu_vendor", lambda: "AuthenticAMD")
-    monkeypatch.setattr(bench, "non_temporal_threshold", lambda: 3 << 20)
-    info = bench.machine()
+    monkeypatch.setattr(measure, "cpu_vendor", lambda: "AuthenticAMD")
+    monkeypatch.setattr(measure, "non_temporal_threshold", lambda: 3 << 20)
+    info = measure.machine()
     assert info["cpu_vendor"] == "AuthenticAMD" and info["non_temporal_threshold"] == 3 << 20
     assert "(AuthenticAMD)" in bench.caption(info)
     assert "threshold: 3.0 MiB" in bench.caption(info)
-    monkeypatch.setattr(bench, "non_temporal_threshold", lambda: None)
-    assert "threshold: unknown here" in bench.caption(bench.machine())
+    monkeypatch.setattr(measure, "non_temporal_threshold", lambda: None)
+    assert "threshold: unknown here" in bench.caption(measure.machine())
 
 
 def _info(threshold: int | None) -> dict:

@@ -22,8 +22,10 @@ from command_line import command_env, stderr_on_a_terminal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlashape import bench, bench_report
-from xlashape.bench_report import Column, Section, field
+from xlashape.cli.bench import measure
+from xlashape.cli.bench import report as bench_report
+from xlashape.cli.bench import suite as bench
+from xlashape.cli.bench.report import Column, Section, field
 from xlashape.cli.common import CommandError
 
 WIDTH = 100
@@ -205,24 +207,24 @@ def test_the_summary_leaves_the_machine_diagnostics_to_full():
 def test_a_split_copy_copies_every_element_once(length, threads):
     src = np.arange(length, dtype=np.int64) * 3 + 1
     dst = np.full_like(src, -1)
-    bench.split_copy_call(src, dst, threads)()
+    measure.split_copy_call(src, dst, threads)()
     np.testing.assert_array_equal(dst, src)
 
 
 def test_the_copy_limit_has_a_split_copy_for_several_threads_and_takes_the_faster():
     src = np.arange(100, dtype=np.int64)
-    assert list(bench.copy_calls(src, np.empty_like(src), 1)) == ["copy on 1"]
-    calls = bench.copy_calls(src, np.empty_like(src), 4)
+    assert list(measure.copy_calls(src, np.empty_like(src), 1)) == ["copy on 1"]
+    calls = measure.copy_calls(src, np.empty_like(src), 4)
     assert list(calls) == ["copy on 1", "copy on 4"]
     dst = np.zeros_like(src)
-    for call in bench.copy_calls(src, dst, 4).values():
+    for call in measure.copy_calls(src, dst, 4).values():
         dst[:] = -1
         call()
         np.testing.assert_array_equal(dst, src)
     times = {"xlashape": [1.0, 1.0, 1.0], "copy on 1": [3.0, 1.0, 2.0], "copy on 4": [1.5, 1.4, 9.0]}
-    assert bench.fastest_copy(times) == (4, [1.5, 1.4, 9.0])  # median 1.5 against 2.0
+    assert measure.fastest_copy(times) == (4, [1.5, 1.4, 9.0])  # median 1.5 against 2.0
     times["copy on 4"] = [2.5, 2.1, 0.1]
-    assert bench.fastest_copy(times) == (1, [3.0, 1.0, 2.0])
+    assert measure.fastest_copy(times) == (1, [3.0, 1.0, 2.0])
 
 
 @given(st.lists(st.tuples(st.floats(1e-6, 1.0), st.floats(1e-6, 1.0)), min_size=1, max_size=50))
@@ -381,7 +383,7 @@ def test_modes_time_raise_beside_them(cli, tmp_path):
 
 
 def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
-    from xlashape.bench_relayout import ROWS
+    from xlashape.cli.bench.relayout import ROWS
 
     result = cli("bench", "--relayout", "--quick", "--json", "r.json", "--markdown", "r.md")
     assert result.returncode == 0, result.stderr

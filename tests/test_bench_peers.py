@@ -1,4 +1,4 @@
-"""The peers of ``xlashape bench`` (xlashape.bench_peers). numba's loops
+"""The peers of ``xlashape bench`` (xlashape.cli.bench.peers). numba's loops
 give xlashape's and NumPy's results on valid input: the bounds-checked loop
 and the unchecked one (static rank, strides a tuple); skipped without
 numba. JAX runs on the CPU whatever its default device, and its calls give
@@ -13,16 +13,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from xlashape import bench, bench_relayout, convert
-from xlashape.bench_peers import (
+from xlashape.cli.bench import relayout as bench_relayout
+from xlashape.cli.bench import suite as bench
+from xlashape.cli.bench.peers import (
     _ravel_unchecked,
     cpu_device,
     jax_call,
     numba_call,
     ravel_unchecked_call,
 )
-from xlashape.buffers import from_linear, to_linear
-from xlashape.shape_text import parse_array_shape_string
+from xlashape.linear.buffers import from_linear, to_linear
+from xlashape.shapes import convert
+from xlashape.shapes.shape_text import parse_array_shape_string
 
 
 def _installed(name: str):

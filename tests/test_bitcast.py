@@ -12,7 +12,7 @@ from oracles import numpy_ravel
 from strategies import all_multi_indices
 
 from xlashape import Layout, LayoutUtil, PaddingValue, Shape, ShapeUtil, reference
-from xlashape.buffers import view_linear
+from xlashape.linear.buffers import view_linear
 
 
 def same_padding(lhs: Shape, rhs: Shape) -> bool:

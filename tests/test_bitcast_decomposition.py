@@ -16,7 +16,7 @@ from strategies import all_multi_indices
 
 import xlashape as xs
 from xlashape import Shape, ShapeUtil
-from xlashape.bitcast_decomposition import (
+from xlashape.xla.bitcast_decomposition import (
     BitcastDecompositionReshape,
     BitcastDecompositionTranspose,
     BitcastDecompositionTrt,

@@ -1,5 +1,5 @@
 """The compiled box writer behind ``indices_in_physical_order``
-(``xlashape._boxes.write_boxes``), against the boxes written out in plain
+(``xlashape.core._boxes.write_boxes``), against the boxes written out in plain
 Python, at every thread count, and its refusals."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlashape._boxes import write_boxes
+from xlashape.core._boxes import write_boxes
 
 
 def boxes_in_python(starts, counts, dims, steps):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from inputs import array_forms
 
 from xlashape import Layout, PaddingValue, PrimitiveType, Shape, ShapeUtil, reference
-from xlashape.buffers import from_linear, padding_fill_value, to_linear, view_linear
+from xlashape.linear.buffers import from_linear, padding_fill_value, to_linear, view_linear
 
 DTYPES = tuple(t.numpy_dtype for t in NUMPY_TYPES)
 

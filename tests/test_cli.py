@@ -551,7 +551,7 @@ def test_bench_quick_prints_its_table(cli, tmp_path):
     assert [c.strip() for c in drop_in_header.split("|")[1:-1]] == [
         "drop-in (rank 4; forms rank 2)", "N", "mode", "xlashape us", "NumPy us", "speedup",
         "time / raise"]
-    from xlashape.bench import drop_in_forms
+    from xlashape.cli.bench.suite import drop_in_forms
 
     forms = [d["form"] for d in record["drop_ins"] if "form" in d]
     assert forms == list(drop_in_forms())
@@ -567,7 +567,7 @@ def test_bench_plot_draws_a_png(cli, tmp_path):
 
 
 def test_bench_plot_without_matplotlib_says_how_to_get_it(monkeypatch, tmp_path):
-    from xlashape import bench
+    from xlashape.cli.bench import suite as bench
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     with pytest.raises(SystemExit, match=r"--plot needs matplotlib; install it with pip install"):

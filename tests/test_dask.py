@@ -221,8 +221,8 @@ def test_kernels_run_once_per_chunk_on_the_blocks_handed_over(monkeypatch):
 
         return recording
 
-    monkeypatch.setattr(xlashape.convert, "ravel", spy(xlashape.convert.ravel))
-    monkeypatch.setattr(xlashape.convert, "unravel", spy(xlashape.convert.unravel))
+    monkeypatch.setattr(xlashape.shapes.convert, "ravel", spy(xlashape.shapes.convert.ravel))
+    monkeypatch.setattr(xlashape.shapes.convert, "unravel", spy(xlashape.shapes.convert.unravel))
     indices = da.from_array(ROWS, chunks=(ROW_CHUNKS, 3)).map_blocks(read_only)
     back = xd.unravel(xd.ravel(indices, SHAPE).map_blocks(read_only), SHAPE)
     assert seen == []  # building the graph ran no kernel (meta= is given)
@@ -329,7 +329,7 @@ def test_workers_import_xlashape_and_run_its_compiled_kernels(client):
     results = client.run(
         lambda rows: (
             os.getpid(),
-            xlashape._batch.__file__,
+            xlashape.core._batch.__file__,
             xlashape.ravel(read_only(rows), SHAPE, threads=1),
         ),
         ROWS,

@@ -14,7 +14,7 @@ from inputs import UNUSUAL_BUFFERS, buffer_forms, index_arrays
 from test_numpy_compat import assert_same, outcome
 
 import xlashape as xs
-from xlashape import _drop_ins
+from xlashape.drop_ins import _drop_ins
 
 MODES = ["raise", "wrap", "clip"]
 # NumPy's integer dtypes: their memoryviews have the native formats b B h H i I l L

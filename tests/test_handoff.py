@@ -7,7 +7,7 @@ next decision."""
 import hypothesis.strategies as st
 from hypothesis import given
 
-from xlashape import _batch
+from xlashape.core import _batch
 
 # Costs in nanoseconds, from nothing to a second's work.
 NS = st.floats(0, 1e9, allow_nan=False, allow_infinity=False)

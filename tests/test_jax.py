@@ -13,7 +13,7 @@ jnp = pytest.importorskip("jax.numpy")
 jax_layout = pytest.importorskip("jax.experimental.layout")
 
 from xlashape import Shape, ShapeUtil  # noqa: E402
-from xlashape.jax_interop import element_type_of  # noqa: E402
+from xlashape.model.jax_interop import element_type_of  # noqa: E402
 
 
 def test_cpu_array():

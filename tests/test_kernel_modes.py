@@ -287,7 +287,7 @@ def test_out_of_any_dtype_is_taken_or_refused_naming_every_documented_dtype(conv
 
 
 def test_traffic_loop_reads_and_writes_every_item(level):
-    from xlashape._batch import traffic
+    from xlashape.core._batch import traffic
 
     src = np.arange(4000, dtype=np.int64)
     dst = np.zeros(1000, dtype=np.int64)

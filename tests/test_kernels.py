@@ -15,7 +15,7 @@ from oracles import numpy_ravel, numpy_unravel
 
 import xlashape as xs
 from xlashape import cpu, reference
-from xlashape.threads import available_cpus
+from xlashape.core.threads import available_cpus
 
 LEVELS = xs.cpu_features()["supported"]
 INDEX_DTYPES = (np.int32, np.int64, np.uint32, np.uint64, np.int16, np.uint8)
@@ -269,7 +269,8 @@ def test_the_environment_refuses_a_level_above_the_best(best):
     wanted = cpu.LEVELS[cpu.LEVELS.index(best) + 1]
     code = (
         "import importlib, os, xlashape\n"
-        "from xlashape import _batch, cpu\n"
+        "from xlashape import cpu\n"
+        "from xlashape.core import _batch\n"
         f"_batch.best_cpu_level = lambda: {best!r}\n"
         f"os.environ['XLASHAPE_CPU'] = {wanted!r}\n"
         "importlib.reload(cpu)\n"

@@ -1,4 +1,4 @@
-"""Layout pictures (xlashape.layout_picture, Shape._repr_html_): the SVG's
+"""Layout pictures (xlashape.pictures.layout_picture, Shape._repr_html_): the SVG's
 structure read back with xml.etree. Oracles: the pure-Python reference
 (xlashape.reference) for every offset and padding slot, relative luminance
 (sRGB) for the colours' order, and cell sets derived by hand from the
@@ -18,9 +18,10 @@ from hypothesis import given
 from strategies import big_shapes, shapes, tiled_shapes
 
 import xlashape as xs
-from xlashape import Layout, Shape, ShapeUtil, layout_picture, reference
+from xlashape import Layout, Shape, ShapeUtil, reference
 from xlashape.errors import IndexOutOfBoundsError
-from xlashape.layout_picture import elide, elide_tiled
+from xlashape.pictures import layout_picture
+from xlashape.pictures.layout_picture import elide, elide_tiled
 
 SVG = "{http://www.w3.org/2000/svg}"
 MAX_BYTES = 200_000

@@ -13,7 +13,8 @@ from oracles import numpy_ravel
 from strategies import all_multi_indices, shapes
 
 import xlashape as xs
-from xlashape import _drop_ins, cpu, numpy_compat
+from xlashape import cpu
+from xlashape.drop_ins import _drop_ins, numpy_compat
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])

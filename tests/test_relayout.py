@@ -16,7 +16,8 @@ from buffer_strategies import FILLED, UNFILLED, numbered
 from hypothesis import given, settings
 
 import xlashape as xs
-from xlashape import Layout, PaddingValue, Shape, cpu, packing, reference
+from xlashape import Layout, PaddingValue, Shape, cpu, reference
+from xlashape.linear import packing
 
 LEVELS = xs.cpu_features()["supported"]
 # Element types of every size the mover takes (1, 2, 4, 8), one it leaves to

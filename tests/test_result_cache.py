@@ -1,4 +1,4 @@
-"""The result cache (xlashape/result_cache.py): large results of calls
+"""The result cache (xlashape/core/result_cache.py): large results of calls
 without out= reuse the memory of freed ones, and only theirs. Results stay
 right, independent and ordinary arrays; the bounds and the off switch hold;
 memory does not pile up; threads and a forked child are safe."""
@@ -16,6 +16,7 @@ from oracles import numpy_ravel, numpy_unravel
 
 import xlashape as xs
 from xlashape import reference
+from xlashape.core import result_cache
 
 SHAPE = xs.Shape("f32", [1000, 700], xs.Layout([0, 1], [1003, 700]))
 N = 700_000  # ravel's result 5.6 MB, unravel's 11.2 MB: both over the 4 MiB minimum
@@ -42,7 +43,7 @@ def cache():
 
 
 def test_minimum_size_is_the_documented_one():
-    assert xs.result_cache.RESULT_CACHE_MIN_BYTES == 4 * MIB
+    assert result_cache.RESULT_CACHE_MIN_BYTES == 4 * MIB
     assert N * 8 >= 4 * MIB
 
 

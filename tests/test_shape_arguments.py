@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from strategies import shapes
 
 import xlashape as xs
-from xlashape import IndexUtil, LayoutUtil, PrimitiveType, Shape, ShapeUtil, buffers
+from xlashape import IndexUtil, LayoutUtil, PrimitiveType, Shape, ShapeUtil
+from xlashape.linear import buffers
 
 TEXT = "f32[4,300]{1,0:T(2,128)}"
 BUFFER = np.arange(1536, dtype=np.float32)  # the tiled buffer

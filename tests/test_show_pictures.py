@@ -14,9 +14,10 @@ from hypothesis import given
 from strategies import big_shapes, tiled_shapes
 from test_cli import element_names, section
 
-from xlashape import Shape, ShapeUtil, layout_picture, reference
+from xlashape import Shape, ShapeUtil, reference
 from xlashape.cli import tile_picture
 from xlashape.cli.show import _describe, _element_name
+from xlashape.pictures import layout_picture
 
 WIDTH = 100
 # The two tilings the docs lead with, and shapes whose names run long, whose

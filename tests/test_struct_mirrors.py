@@ -15,11 +15,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "xlashape"
 
 # (struct, C header, .pxd mirror)
 MIRRORS = [
-    ("xs_divisor", "csrc/base/plan.h", "_plan.pxd"),
-    ("xs_plan", "csrc/base/plan.h", "_plan.pxd"),
-    ("xs_tile_op", "csrc/tiled/tiled.h", "_tiled.pxd"),
-    ("xs_tiled", "csrc/tiled/tiled.h", "_tiled.pxd"),
-    ("xs_job", "csrc/base/job.h", "_batch.pxd"),
+    ("xs_divisor", "csrc/base/plan.h", "core/_plan.pxd"),
+    ("xs_plan", "csrc/base/plan.h", "core/_plan.pxd"),
+    ("xs_tile_op", "csrc/tiled/tiled.h", "core/_tiled.pxd"),
+    ("xs_tiled", "csrc/tiled/tiled.h", "core/_tiled.pxd"),
+    ("xs_job", "csrc/base/job.h", "core/_batch.pxd"),
 ]
 
 
@@ -72,5 +72,5 @@ def test_pxd_mirror_matches_header(struct: str, header: str, pxd: str) -> None:
 def test_a_drifted_mirror_is_seen() -> None:
     fields = _c_fields("csrc/tiled/tiled.h", "xs_tiled")
     swapped = [fields[1], fields[0], *fields[2:]]
-    assert swapped != _pxd_fields("_tiled.pxd", "xs_tiled")
+    assert swapped != _pxd_fields("core/_tiled.pxd", "xs_tiled")
     assert ("block_slots", "int") in fields and ("op", "const xs_tile_op*") in fields

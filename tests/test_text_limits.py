@@ -7,7 +7,8 @@ import pickle
 
 import pytest
 
-from xlashape import Shape, ShapeUtil, TupleShape, tuple_shape
+from xlashape import Shape, ShapeUtil, TupleShape
+from xlashape.shapes import tuple_shape
 
 MAX_TUPLE_DEPTH = 100  # documented: protobuf's recursion limit for a ShapeProto
 

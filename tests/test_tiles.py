@@ -18,16 +18,8 @@ from inputs import index_arrays
 from strategies import all_multi_indices, tiled_shapes
 
 import xlashape as xs
-from xlashape import (
-    IndexOutOfBoundsError,
-    IndexUtil,
-    Layout,
-    Shape,
-    ShapeUtil,
-    Tile,
-    reference,
-    tiling,
-)
+from xlashape import IndexOutOfBoundsError, IndexUtil, Layout, Shape, ShapeUtil, Tile, reference
+from xlashape.model import tiling
 
 
 def tiled(text: str) -> Shape:

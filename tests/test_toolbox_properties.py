@@ -15,8 +15,8 @@ from strategies import shapes
 
 import xlashape as xs
 from xlashape import Layout, LayoutUtil, PrimitiveType, Shape, ShapeUtil
-from xlashape.packing import ml_dtype
-from xlashape.primitive_util import higher_precision_type
+from xlashape.linear.packing import ml_dtype
+from xlashape.model.primitive_util import higher_precision_type
 
 ARRAY_TYPES = [t for t in PrimitiveType if t.is_array]
 plain_shapes = shapes(max_rank=5, pad=False)

@@ -144,7 +144,7 @@ def contract() -> dict[str, set[str]]:
     for block in re.findall(r"#ifdef XS_V\w+\n(.*?)#endif", text, re.S):
         optional |= set(re.findall(r"\b(xs_v\w+)\(", block))
     return {
-        "macros": set(re.findall(r"^ \* (XS_V\w+)(?:\(R\))?(?: \(optional\))?$", text, re.M)),
+        "macros": set(re.findall(r"^ \* (XS_V\w+)(?:\([\w, ]+\))?(?: \(optional\))?$", text, re.M)),
         "types": set(re.findall(r"^ \* (xs_v\w+)$", text, re.M)),
         "functions": functions,
         "optional": optional,
@@ -170,7 +170,7 @@ def used_by_loops() -> set[str]:
     for its int32 and int64 names."""
     used, local = set(), set()
     loops = ("kernels/kernels_impl.h", "tiled/tiled_kernels.h", "tiled/tiled_kernels_impl.h",
-             "tiled/tiled_kernels_dims.h")
+             "tiled/tiled_kernels_dims.h", "relayout/relayout_impl.h")
     for name in (*loops, "vec/kernels_store.h"):
         text = _text(name)
         used |= set(re.findall(rf"\b({NAME})\b", text))
@@ -200,6 +200,8 @@ def test_each_level_defines_the_contract(header):
     assert "kernels_vec.h" in text.split("*/")[0], f"{header} does not say it implements kernels_vec.h"
     names = contract()
     defined = defined_in(text)
+    for shared in re.findall(r'#include "(vec/kernels_vec_\w+\.h)"', text):  # the x86 levels' share
+        defined |= defined_in(_text(shared))
     required = (names["macros"] | names["types"] | names["functions"]) - names["optional"]
     assert sorted(required - defined) == [], f"{header} lacks part of the contract"
     # an optional function where, and only where, its macro is defined
@@ -216,6 +218,7 @@ EXERCISED_BY = {
     "xs_vkeep": "xs_vjoin",
     "xs_vrows_init": "xs_vstore_rows",
     "xs_vravel_init": "xs_vravel_check",
+    "xs_vfence": "xs_vstore_line_nt",  # (every operation of vec_check ends with it)
 }
 
 
@@ -233,6 +236,26 @@ def test_levels_mirror_each_other():
         assert info["bytes"] == 8 * info["lanes"]
         for key in ("rows_ranks", "ravel_ranks", "optional"):
             assert info[key] == reference[key], (name, key)
+
+
+# an intrinsic, a vector type of the x86 compilers, or their header
+INTRINSIC = re.compile(r"\b_mm\w*|\b__m(?:64|128|256|512)\w*|<\w*mmintrin\.h>", re.I)
+LEVEL_HEADER = re.compile(r"vec/kernels_vec_(?!portable\.h$)\w+\.h")  # and the x86 levels' share
+
+
+def test_only_the_level_headers_hold_intrinsics():
+    """One vector layer: no file of csrc/ but a vector level's header names
+    an intrinsic (the relayout kernels, the driver and the pool included)."""
+    found = {}
+    for path in sorted(p for p in CSRC.rglob("*") if p.is_file()):
+        name = path.relative_to(CSRC).as_posix()
+        hits = sorted(set(INTRINSIC.findall(path.read_text())))
+        if hits and not LEVEL_HEADER.fullmatch(name):
+            found[name] = hits[:5]
+    assert found == {}, "intrinsics outside the vector level headers"
+    for header in ("vec/kernels_vec_avx2.h", "vec/kernels_vec_avx512.h"):  # the pattern finds them
+        assert LEVEL_HEADER.fullmatch(header) and INTRINSIC.search(_text(header)), header
+    assert not LEVEL_HEADER.fullmatch("vec/kernels_vec_portable.h")
 
 
 # -- filling, and the lanes' flags ---------------------------------------------
@@ -625,6 +648,105 @@ def test_ravel_rows4_u32(level, data):
     assert untouched(out, at + 4 * i, at + 4 * done)
     bad = any(v >= e for row in rows[i:done] for v, e in zip(row, extent))
     assert bool(got_flag) == (bool(flag) or bad) and got_flag & flag == flag
+
+
+# -- relayout: moving elements ------------------------------------------------------
+
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def random_bytes(data) -> np.ndarray:
+    """vec_check's whole input, random bytes."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    return rng.integers(0, 256, vc.IN_BYTES, dtype=np.uint8)
+
+
+def rows_of(raw: np.ndarray, step: int, rows: int, count: int, size: int) -> np.ndarray:
+    """The (rows, count) elements of ``size`` bytes whose rows start
+    ``step`` bytes apart in ``raw``."""
+    return np.stack([raw[r * step:r * step + count * size].view(UINT[size]) for r in range(rows)])
+
+
+def written(at: int, step: int, rows: np.ndarray) -> np.ndarray:
+    """vec_check's out after writing ``rows`` (an array of elements) row by
+    row, ``step`` bytes apart from byte ``at``, and nothing else."""
+    want = np.full(vc.OUT_BYTES, FILL, dtype=np.uint8)
+    for r, row in enumerate(rows):
+        image = np.frombuffer(np.ascontiguousarray(row).tobytes(), dtype=np.uint8)
+        want[at + r * step:at + r * step + image.size] = image
+    return want
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_transpose(level, data):
+    """The block of XS_VTRANSPOSE_SIDE's side, as arr.T; whole lines a
+    row where the move streams."""
+    size, stream = data.draw(st.sampled_from([1, 2, 4, 8])), data.draw(st.sampled_from([0, 1]))
+    side = run(level, "xs_vtranspose", random_bytes(data), [size, stream, 64, 64, 0])[0]
+    if size >= 2:
+        assert side > 0 and side * size <= 64
+    if stream and side:
+        assert side * size == 64
+    raw = random_bytes(data)
+    ssi = data.draw(st.integers(0, 256))
+    if stream:
+        dsj = 64 * data.draw(st.integers(1, 2))
+    else:
+        dsj = data.draw(st.integers(max(side, 1) * size, 128))
+    room = vc.OUT_BYTES - max(side - 1, 0) * dsj - side * size  # the last byte at may start
+    at = data.draw(st.integers(0, room // 64)) * 64 if stream else data.draw(st.integers(0, room))
+    got, out, _, _ = run(level, "xs_vtranspose", raw, [size, stream, ssi, dsj, at])
+    assert got == side
+    block = rows_of(raw, ssi, side, side, size) if side else np.zeros((0, 0), UINT[size])
+    assert np.array_equal(out, written(at, dsj, block.T))
+
+
+def interleave_args(data):
+    rows = data.draw(st.sampled_from([2, 4]))
+    size = data.draw(st.sampled_from([s for s in (1, 2, 4) if rows * s <= 8]))
+    stream, count = data.draw(st.sampled_from([0, 1])), data.draw(st.integers(0, 100))
+    at = data.draw(st.integers(0, 64)) * (16 if stream else 1)
+    return rows, size, stream, count, at
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_interleave(level, data):
+    """The first nj less nj % (16 / size) columns of the rows, as
+    arr.T.reshape(-1)."""
+    rows, size, stream, nj, at = interleave_args(data)
+    raw, ssi = random_bytes(data), data.draw(st.integers(0, 1024))
+    n, out, _, _ = run(level, "xs_vinterleave", raw, [rows, size, stream, ssi, nj, at])
+    assert n == nj - nj % (16 // size)
+    arr = rows_of(raw, ssi, rows, nj, size)
+    assert np.array_equal(out, written(at, 0, [arr[:, :n].T.reshape(-1)]))
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_deinterleave(level, data):
+    """The first ni less ni % (16 / size) groups of the run, as
+    run.reshape(ni, rows).T, each row dsj apart."""
+    rows, size, stream, ni, at = interleave_args(data)
+    raw = random_bytes(data)
+    dsj = ni * size + data.draw(st.integers(0, 64))
+    if stream:
+        dsj += -dsj % 16
+    n, out, _, _ = run(level, "xs_vdeinterleave", raw, [rows, size, stream, dsj, ni, at])
+    assert n == ni - ni % (16 // size)
+    arr = raw[:rows * ni * size].view(UINT[size]).reshape(ni, rows)
+    assert np.array_equal(out, written(at, dsj, arr[:n].T))
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_store_line(level, data):
+    """64 bytes from any address to a line, and no other byte."""
+    raw = random_bytes(data)
+    at, frm = 64 * data.draw(st.integers(0, 63)), data.draw(st.integers(0, vc.IN_BYTES - 64))
+    out = run(level, "xs_vstore_line_nt", raw, [at, frm])[1]
+    assert np.array_equal(out, written(at, 0, [raw[frm:frm + 64]]))
 
 
 # -- the loops of kernels_impl.h over the portable levels ----------------------------

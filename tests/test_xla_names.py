@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 
 import xlashape as xs
-from xlashape._xla_names import XlaNames, snake_case
+from xlashape.model._xla_names import XlaNames, snake_case
 
 SHAPE = xs.Shape("f32", [2, 3, 4, 5], xs.Layout([0, 1, 2, 3]))  # 4-D: x, y, z and p
 # The classes of static helpers, and an instance of each model class.

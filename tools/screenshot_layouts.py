@@ -2,7 +2,7 @@
 
 Writes, under OUT (default ``layout_screenshots/``):
 
-- an HTML page per shape (``xlashape.layout_picture.html``) and its
+- an HTML page per shape (``xlashape.pictures.layout_picture.html``) and its
   screenshot in headless Chromium: an untiled padded shape, ``T(8,128)``
   float32 and ``T(8,128)(2,1)`` bfloat16, as the tests check them;
 - with ``--notebook``: a notebook whose cells end in a Shape (the tiled
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 import xlashape as xs
-from xlashape import layout_picture
+from xlashape.pictures import layout_picture
 
 PAGES = {
     "padded": "f32[2,3]{0,1:PAD(3,5)}",

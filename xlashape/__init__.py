@@ -2,10 +2,20 @@
 
 Turns whole batches of multi-dimensional indices into linear offsets and
 back, for any ``minor_to_major`` layout, padded layouts included.
+
+The package is built in layers, each importing only those below it
+(tests/test_import_layers.py holds them to it), from the bottom:
+``errors`` and ``_validate``; the model (``model``: element types, layouts,
+tiles) and ``reference`` (the spec in plain Python); the compiled core
+(``core``, and ``cpu``); the shapes (``shapes``: Shape, its text, and
+``ravel``/``unravel``); XLA's utility classes (``xla``), the linear buffers
+(``linear``) and ``dask``; the pictures (``pictures``) and the NumPy
+drop-ins (``drop_ins``); this module, the public names; and the command
+line (``cli``, with the bench).
 """
 
 try:
-    from . import _plan  # noqa: F401  (the compiled core)
+    from .core import _plan  # noqa: F401  (the compiled core)
 except ImportError as error:  # pragma: no cover - a source tree without its build
     import os as _os
 
@@ -16,21 +26,22 @@ except ImportError as error:  # pragma: no cover - a source tree without its bui
         "build in place with pip install -e ."
     ) from error
 
+from . import pictures  # noqa: F401  (it gives Shape._repr_html_ its picture)
 from . import reference as reference  # xlashape.reference: the oracle, importable as an attribute
-from .buffers import from_linear, padding_fill_value, relayout, to_linear, view_linear
-from .convert import ravel, unravel
+from .core.result_cache import result_cache_info, set_result_cache
+from .core.threads import get_num_threads, set_num_threads
 from .cpu import cpu_features
+from .drop_ins import ravel_multi_index, unravel_index
 from .errors import IndexOutOfBoundsError
-from .index_util import IndexUtil
-from .layout import Layout, SplitConfig, Tile
-from .layout_util import LayoutUtil
-from .numpy_compat import ravel_multi_index, unravel_index
-from .primitive_type import PaddingValue, PrimitiveType
-from .result_cache import result_cache_info, set_result_cache
-from .shape import Shape
-from .shape_util import ShapeUtil
-from .threads import get_num_threads, set_num_threads
-from .tuple_shape import NonArrayShape, TupleShape
+from .linear.buffers import from_linear, padding_fill_value, relayout, to_linear, view_linear
+from .model.layout import Layout, SplitConfig, Tile
+from .model.primitive_type import PaddingValue, PrimitiveType
+from .shapes.convert import ravel, unravel
+from .shapes.shape import Shape
+from .shapes.tuple_shape import NonArrayShape, TupleShape
+from .xla.index_util import IndexUtil
+from .xla.layout_util import LayoutUtil
+from .xla.shape_util import ShapeUtil
 
 __version__ = "0.1.0"
 

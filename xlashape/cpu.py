@@ -37,8 +37,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import _batch
 from ._validate import as_int
+from .core import _batch
 
 __all__ = [
     "LEVELS",

@@ -40,11 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from . import convert
 from ._validate import require_integer_dtype
+from .core.threads import check_threads
 from .errors import IndexOutOfBoundsError
-from .shape import Shape, require_shape
-from .threads import check_threads
+from .shapes import convert
+from .shapes.shape import Shape
+from .shapes.shape_text import require_shape
 
 try:
     import dask.array as da

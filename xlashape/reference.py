@@ -37,8 +37,8 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .layout import Tile
-    from .shape import Shape
+    from .model.layout import Tile
+    from .shapes.shape import Shape
 
 __all__ = [
     "buffer_size",

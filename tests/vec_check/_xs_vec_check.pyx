@@ -17,7 +17,7 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint32_t, uint64_t, uintptr_t
 from libc.string cimport memcpy, memset
 
-from xlashape._plan cimport LayoutPlan, xs_plan
+from xlashape.core._plan cimport LayoutPlan, xs_plan
 
 import numpy as np
 

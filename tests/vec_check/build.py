@@ -41,7 +41,7 @@ FLAGS = ["-O1", "-g0"] if os.name != "nt" else ["/O1"]
 def _inputs_hash() -> str:
     """What the build depends on: every file it reads, and what it builds for."""
     digest = hashlib.sha256()
-    files = [HERE / f"{NAME}.pyx", ROOT / "xlashape" / "_plan.pxd",
+    files = [HERE / f"{NAME}.pyx", ROOT / "xlashape" / "core" / "_plan.pxd",
              *sorted(HERE.glob("*.[ch]")), *sorted(CSRC.rglob("*.h"))]
     for path in files:
         digest.update(path.name.encode())

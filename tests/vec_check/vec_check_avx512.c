@@ -16,7 +16,6 @@ XS_TARGET_BEGIN(XS_FEATURES_avx512)
 
 static unsigned xs_vcheck_ok_bits(xs_vok ok) { return (unsigned)ok; }
 
-#define XS_VCHECK_FENCE() _mm_sfence()
 #define XS_VCHECK_LEVEL avx512
 #define XS_VCHECK_SUPPORTED xs_vcheck_avx512_supported
 #include "vec_check_impl.h"

@@ -3,9 +3,9 @@
  * level's header and kernels_vec.h (which checks its signatures), with
  * XS_VCHECK_LEVEL (its name), XS_VCHECK_SUPPORTED (a function: whether
  * this CPU runs the level) and xs_vcheck_ok_bits (its xs_vok as a bit per
- * lane) defined; XS_VCHECK_FENCE() where its non-temporal stores need a
- * fence; XS_VCHECK_KERNELS to compile the untiled loops of kernels_impl.h
- * over the level too (the portable levels).
+ * lane) defined; XS_VCHECK_KERNELS to compile the untiled loops of
+ * kernels_impl.h over the level too (the portable levels). Every
+ * operation ends with the level's xs_vfence, which is so exercised.
  *
  * Arguments (xs_vcheck_run): vectors are read from ``in``, one after
  * another (XS_VL items of 64 bits each, doubles as their bits), and the
@@ -38,15 +38,20 @@
  *   xs_vstream                 [0] count, [1] store mode, [2] byte offset, [3] 1: by
  *                              xs_vstream_put_block: count of in's vectors put on a
  *                              stream begun at out + offset, then ended
+ *   xs_vtranspose              [0] size, [1] stream, [2] ssi, [3] dsj, [4] byte offset
+ *                              of dst in out: the block of in's bytes (src = in);
+ *                              returns its side, XS_VTRANSPOSE_SIDE (0: nothing moved)
+ *   xs_vinterleave             [0] rows, [1] size, [2] stream, [3] ssi, [4] nj, [5] byte
+ *                              offset of dst in out (src = in); returns n
+ *   xs_vdeinterleave           [0] rows, [1] size, [2] stream, [3] dsj, [4] ni, [5] byte
+ *                              offset of dst in out (src = in); returns n
+ *   xs_vstore_line_nt          [0] byte offset of dst in out (a multiple of 64), [1]
+ *                              byte offset of src in in
  */
 
 #define XS_VCHECK_CAT_(a, b) a##_##b
 #define XS_VCHECK_CAT(a, b) XS_VCHECK_CAT_(a, b)
 #define XS_VCHECK_FN(name) XS_VCHECK_CAT(name, XS_VCHECK_LEVEL)
-
-#ifndef XS_VCHECK_FENCE
-#define XS_VCHECK_FENCE()
-#endif
 
 /* An xs_vok whose lane l is good where bit l of ``bits`` is set, by the
  * contract's own operations. */
@@ -244,10 +249,58 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
         xs_vstream_end(&s);
         break;
     }
+    case XS_VCHECK_xs_vtranspose: {
+        const uint64_t size = param[0], stream = param[1], ssi = param[2], dsj = param[3],
+                       at = param[4];
+        if ((size != 1 && size != 2 && size != 4 && size != 8) || stream > 1)
+            return XS_VCHECK_OUTSIDE;
+        const int side = XS_VTRANSPOSE_SIDE((int)size, (int)stream);
+        result = side;
+        if (side == 0) break;
+        const uint64_t row = (uint64_t)side * size;
+        if (ssi > sizeof(uint64_t) * XS_VCHECK_IN || dsj < row || dsj > XS_VCHECK_OUT ||
+            at > XS_VCHECK_OUT ||
+            (side - 1) * ssi + row > sizeof(uint64_t) * XS_VCHECK_IN ||
+            at + (side - 1) * dsj + row > XS_VCHECK_OUT || (stream && (at % 64 || dsj % 64)))
+            return XS_VCHECK_OUTSIDE;
+        xs_vtranspose((const char *)in, (int64_t)ssi, out + at, (int64_t)dsj, (int)size,
+                      (int)stream);
+        break;
+    }
+    case XS_VCHECK_xs_vinterleave:
+    case XS_VCHECK_xs_vdeinterleave: {
+        const uint64_t rows = param[0], size = param[1], stream = param[2], step = param[3],
+                       count = param[4], at = param[5];
+        if ((rows != 2 && rows != 4) || (size != 1 && size != 2 && size != 4) ||
+            rows * size > 8 || stream > 1 || count > XS_VCHECK_OUT || step > XS_VCHECK_OUT ||
+            at > XS_VCHECK_OUT)
+            return XS_VCHECK_OUTSIDE;
+        const uint64_t run = rows * count * size, line = count * size;
+        if (op == XS_VCHECK_xs_vinterleave) {  /* step: ssi */
+            if ((rows - 1) * step + line > sizeof(uint64_t) * XS_VCHECK_IN ||
+                at + run > XS_VCHECK_OUT || (stream && at % 16))
+                return XS_VCHECK_OUTSIDE;
+            result = xs_vinterleave((const char *)in, (int64_t)step, out + at, (int64_t)count,
+                                    (int)rows, (int)size, (int)stream);
+        } else {  /* step: dsj, the result's rows apart */
+            if (run > sizeof(uint64_t) * XS_VCHECK_IN || step < line ||
+                at + (rows - 1) * step + line > XS_VCHECK_OUT || (stream && (at | step) % 16))
+                return XS_VCHECK_OUTSIDE;
+            result = xs_vdeinterleave((const char *)in, out + at, (int64_t)step, (int64_t)count,
+                                      (int)rows, (int)size, (int)stream);
+        }
+        break;
+    }
+    case XS_VCHECK_xs_vstore_line_nt:
+        if (param[0] % 64 || param[0] > XS_VCHECK_OUT - 64 ||
+            param[1] > sizeof(uint64_t) * XS_VCHECK_IN - 64)
+            return XS_VCHECK_OUTSIDE;
+        xs_vstore_line_nt(out + param[0], (const char *)in + param[1]);
+        break;
     default:
         return XS_VCHECK_OUTSIDE;
     }
-    XS_VCHECK_FENCE();
+    xs_vfence();
     if (written == VI) memcpy(out, &vi, sizeof vi);
     if (written == VD) memcpy(out, &vd, sizeof vd);
     *ok_bits = xs_vcheck_ok_bits(ok);
@@ -257,17 +310,19 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
 #ifdef XS_VCHECK_KERNELS
 /* kernels_impl.h for int32 and int64 at this level. */
 #define XS_LEVEL XS_VCHECK_LEVEL
-#define XS_LEVEL_DTYPES(X) X(I32, i32, int32_t, 1) X(I64, i64, int64_t, 1)
-#include "kernels/kernels_dtypes.h"
+#define XS_LEVEL_DTYPES(X) XS_DTYPE_I32(X) XS_DTYPE_I64(X)
+#define XS_EACH_LIST XS_LEVEL_DTYPES
+#define XS_EACH_FILE "kernels/kernels_dtype.h"
+#include "base/each.h"
 #undef XS_LEVEL
 #define XS_VCHECK_KFN_(name, tn, level) name##_##tn##_##level
 #define XS_VCHECK_KFN2(name, tn, level) XS_VCHECK_KFN_(name, tn, level)
 #define XS_VCHECK_KFN(name, tn) XS_VCHECK_KFN2(name, tn, XS_VCHECK_LEVEL)
 #endif
 
-#define XS_VCHECK_RANKS(PRED)                                                           \
-    ((PRED(1) << 1) | (PRED(2) << 2) | (PRED(3) << 3) | (PRED(4) << 4) | (PRED(5) << 5) | \
-     (PRED(6) << 6) | (PRED(7) << 7) | (PRED(8) << 8))
+/* Bit R set for each rank R of XS_RANKS where PRED(R). */
+#define XS_VCHECK_RANK_BIT(R, PRED) | (PRED(R) << (R))
+#define XS_VCHECK_RANKS(PRED) (0 XS_RANKS_WITH(XS_VCHECK_RANK_BIT, PRED))
 #ifdef XS_VRAVEL_COLUMN
 #define XS_VCHECK_HAS_COLUMN 1
 #else

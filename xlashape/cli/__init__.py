@@ -7,7 +7,7 @@ Commands (each has ``--help`` with an example):
   as the spec draws them, then strides and sizes;
 - ``ravel SHAPE IN.npy OUT.npy``: (N, rank) multi-indices to N linear indices;
 - ``unravel SHAPE IN.npy OUT.npy``: N linear indices to (N, rank) multi-indices;
-- ``bench``: throughput against NumPy (:mod:`xlashape.bench`).
+- ``bench``: throughput against NumPy (:mod:`xlashape.cli.bench`).
 
 Exit status: 0 on success; 2 when the command line is wrong (an unknown
 command or option, a SHAPE or ``--padded`` that does not parse or does not
@@ -16,6 +16,12 @@ missing, unreadable, not .npy, of the wrong dtype or shape, or holding an
 index out of range; an output that cannot be written). Every error is one
 line on stderr, ``xlashape: error: ...``, never a traceback; a failed
 conversion leaves no output file behind.
+
+The package is the top layer: ``common`` (the parser, the errors and exit
+statuses every command shares), one module per command (``show`` with
+``tile_picture``, ``ravel`` with ``npy_io`` and ``progress``) and the bench
+(``bench``). It may import everything below it: ``xlashape``'s public
+names and any layer under them; nothing below imports it.
 """
 
 from __future__ import annotations

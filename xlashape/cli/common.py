@@ -10,10 +10,10 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
-from ..layout import Layout
-from ..primitive_type import PaddingValue
-from ..shape import Shape
-from ..shape_text import parse_array_shape_string
+from ..model.layout import Layout
+from ..model.primitive_type import PaddingValue
+from ..shapes.shape import Shape
+from ..shapes.shape_text import parse_array_shape_string
 
 PROG = "xlashape"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -11,16 +11,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import IndexOutOfBoundsError
-from ..index_util import IndexUtil
-from ..shape import Shape
-from .common import (
-    EXIT_OK,
-    CommandError,
-    Parser,
-    add_command,
-    add_shape_arguments,
-    shape_from,
-)
+from ..shapes.shape import Shape
+from ..xla.index_util import IndexUtil
+from .common import EXIT_OK, CommandError, Parser, add_command, add_shape_arguments, shape_from
 from .npy_io import atomic_npy, load_indices
 from .progress import progress
 

@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import convert, layout_picture
-from ..index_util import IndexUtil
-from ..layout import Layout
-from ..layout_picture import elide
-from ..layout_util import LayoutUtil
-from ..shape import Shape
-from ..shape_util import ShapeUtil
+from ..model.layout import Layout
+from ..pictures import layout_picture
+from ..pictures.layout_picture import elide
+from ..shapes import convert
+from ..shapes.shape import Shape
+from ..xla.index_util import IndexUtil
+from ..xla.layout_util import LayoutUtil
+from ..xla.shape_util import ShapeUtil
 from . import tile_picture
 from .common import (
     DEFAULT_PADDING,
@@ -99,7 +100,7 @@ def _cell_names(shape: Shape, coords: np.ndarray, pad: str) -> list[str]:
 
 
 def _axis(size: int, edge: int) -> list[tuple[int] | None]:
-    """:func:`~xlashape.layout_picture.elide` as 1-tuples, ready to join into
+    """:func:`~xlashape.pictures.layout_picture.elide` as 1-tuples, ready to join into
     multi-indices."""
     return [None if i is None else (i,) for i in elide(size, edge)]
 

@@ -3,7 +3,7 @@ layout" page draws Figure 1: the array cut into tiles (padded to whole
 tiles), and linear memory tile by tile.
 
 Long axes and long memory are elided as the SVG picture elides them
-(:func:`xlashape.layout_picture.elide_tiled`): the first and last tiles,
+(:func:`xlashape.pictures.layout_picture.elide_tiled`): the first and last tiles,
 and the first and last ``edge`` cells of each long tile, with the last
 element and the first padding cell of each axis kept, so that the tile
 order and where padding falls stay in the picture. The caller picks
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..layout_picture import (
+from ..pictures.layout_picture import (
     drawn_extents,
     elide_tiled,
     grid_axis,
@@ -25,7 +25,7 @@ from ..layout_picture import (
     slot_index,
     tile_sizes,
 )
-from ..shape import Shape
+from ..shapes.shape import Shape
 
 __all__ = ["memory_line", "tile_grid"]
 

@@ -17,27 +17,58 @@
 #include <stdint.h>
 
 /* The ranks compiled with the rank a constant (1 up to XS_MAX_UNROLLED, in
- * order): the one list the kernels' switches over ranks, their tables by
- * rank and the stack arrays of the glue follow. Larger ranks run the
- * general loops. */
-#define XS_RANKS(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
+ * order): the one list the kernels' switches over ranks, the tiled block
+ * kernels (each rank's, and their tables by rank), the unrolling of loops
+ * over dimensions and the stack arrays of the glue follow. Larger ranks
+ * run the general loops. XS_RANKS_WITH(X, a) passes each entry's macro
+ * one more argument (X(R, a)), for tables that name a kernel per rank. */
+#define XS_RANKS_WITH(X, a) X(1, a) X(2, a) X(3, a) X(4, a) X(5, a) X(6, a) X(7, a) X(8, a)
+#define XS_RANK_ONLY(R, X) X(R)
+#define XS_RANKS(X) XS_RANKS_WITH(XS_RANK_ONLY, X)
 #define XS_RANK_COUNT(R) +1
 #define XS_MAX_UNROLLED (0 XS_RANKS(XS_RANK_COUNT))
 
 enum xs_mode { XS_RAISE = 0, XS_WRAP = 1, XS_CLIP = 2 };
 
-/* The index dtypes a kernel reads in place: the one list of them. Each
- * entry: the code's suffix (XS_I8 ...), a short name for kernel names, the
- * C type, and whether offsets of the type have unravel kernels of their
- * own (8- and 16-bit offsets take the general kernel). The code enum, the
- * item sizes, the loads, the kernels compiled per dtype (kernels.h) and
- * the Cython glue's dtype codes (xs_dtype_name) follow it. */
-#define XS_DTYPES(X)                                                                   \
-    X(I8, i8, int8_t, 0) X(I16, i16, int16_t, 0) X(I32, i32, int32_t, 1)            \
-    X(I64, i64, int64_t, 1) X(U8, u8, uint8_t, 0) X(U16, u16, uint16_t, 0)           \
-    X(U32, u32, uint32_t, 1) X(U64, u64, uint64_t, 1)
+/* The index dtypes a kernel reads in place: the one registry of them.
+ * XS_DTYPE_<CODE>(X) is the entry of one dtype, with its fields:
+ *   CODE     the code's suffix (XS_I8 ...);
+ *   tn       a short name, for kernel names;
+ *   T        the C type;
+ *   unravel  1: offsets of the type have unravel kernels of their own
+ *            (kernels_impl.h); 0: they take the general kernel
+ *            (kernels_generic.c);
+ *   vloads   1: a vector level that lists the dtype reads it in its
+ *            vector loops (ravel of rows and of columns, and, with
+ *            ``unravel``, unravel), from the loads of its
+ *            vec/kernels_vec_<level>.h: xs_vload_<tn>, and with
+ *            ``unravel`` xs_vload_offsets_<tn> and xs_vload_ioffsets_<tn>,
+ *            each announced by a macro (XS_VLOAD_<tn>, XS_VLOAD_OFFSETS_<tn>)
+ *            that kernels/kernels_dtype.h checks, naming a missing load;
+ *            0: the vector levels read it one row at a time, as the
+ *            baseline does (so a level may list it with no load).
+ * XS_DTYPES is the list of all of them: the code enum, the item sizes, the
+ * loads of plan.h, the baseline's kernels and the Cython glue's dtype
+ * codes (xs_dtype_code) follow it. A level names its share of the
+ * entries (XS_LEVEL_DTYPES, levels/kernels_<level>.c). */
+#define XS_DTYPE_I8(X) X(I8, i8, int8_t, 0, 0)
+#define XS_DTYPE_I16(X) X(I16, i16, int16_t, 0, 0)
+#define XS_DTYPE_I32(X) X(I32, i32, int32_t, 1, 1)
+#define XS_DTYPE_I64(X) X(I64, i64, int64_t, 1, 1)
+#define XS_DTYPE_U8(X) X(U8, u8, uint8_t, 0, 0)
+#define XS_DTYPE_U16(X) X(U16, u16, uint16_t, 0, 0)
+#define XS_DTYPE_U32(X) X(U32, u32, uint32_t, 1, 0)
+#define XS_DTYPE_U64(X) X(U64, u64, uint64_t, 1, 0)
+#define XS_DTYPES(X)                                                                    \
+    XS_DTYPE_I8(X) XS_DTYPE_I16(X) XS_DTYPE_I32(X) XS_DTYPE_I64(X) XS_DTYPE_U8(X)      \
+    XS_DTYPE_U16(X) XS_DTYPE_U32(X) XS_DTYPE_U64(X)
+/* The fields of an entry, for base/each.h's XS_EACH_ENTRY. */
+#define XS_DTYPE_T(CODE, tn, T, unravel, vloads) T
+#define XS_DTYPE_TN(CODE, tn, T, unravel, vloads) tn
+#define XS_DTYPE_UNRAVEL(CODE, tn, T, unravel, vloads) unravel
+#define XS_DTYPE_VLOADS(CODE, tn, T, unravel, vloads) vloads
 
-#define XS_DTYPE_ENUM(CODE, tn, T, unravel) XS_##CODE,
+#define XS_DTYPE_ENUM(CODE, tn, T, unravel, vloads) XS_##CODE,
 enum xs_dtype { XS_DTYPES(XS_DTYPE_ENUM) XS_NDTYPES };
 #undef XS_DTYPE_ENUM
 
@@ -51,7 +82,6 @@ typedef struct {
     int rank;
     int padded;                          /* some width exceeds its size */
     int pow2;                            /* every width is a power of two */
-    int exact_double;                    /* size <= 2**52: double division is exact */
     uint64_t size;                       /* elements, padding included */
     /* by dimension number (arrays of ``rank`` entries, owned by LayoutPlan) */
     uint64_t *extent;
@@ -91,7 +121,7 @@ static inline uint64_t xs_divide(uint64_t n, const xs_divisor *d) {
 /* The item of xs_dtype ``dtype`` at ``p`` as uint64: a negative index of a
  * signed type becomes a huge value, as in every check of the kernels. */
 static inline uint64_t xs_load_index(const char *p, int dtype) {
-#define XS_LOAD_CASE(CODE, tn, T, unravel) \
+#define XS_LOAD_CASE(CODE, tn, T, unravel, vloads) \
     case XS_##CODE: return (uint64_t)*(const T *)p;
     switch (dtype) { XS_DTYPES(XS_LOAD_CASE) }
 #undef XS_LOAD_CASE
@@ -99,14 +129,14 @@ static inline uint64_t xs_load_index(const char *p, int dtype) {
 }
 
 static inline int xs_dtype_signed(int dtype) {
-#define XS_SIGNED_CASE(CODE, tn, T, unravel) case XS_##CODE: return (T)-1 < 0;
+#define XS_SIGNED_CASE(CODE, tn, T, unravel, vloads) case XS_##CODE: return (T)-1 < 0;
     switch (dtype) { XS_DTYPES(XS_SIGNED_CASE) }
 #undef XS_SIGNED_CASE
     return 0;
 }
 
 static inline int xs_dtype_size(int dtype) {
-#define XS_SIZE_CASE(CODE, tn, T, unravel) case XS_##CODE: return (int)sizeof(T);
+#define XS_SIZE_CASE(CODE, tn, T, unravel, vloads) case XS_##CODE: return (int)sizeof(T);
     switch (dtype) { XS_DTYPES(XS_SIZE_CASE) }
 #undef XS_SIZE_CASE
     return 0;

@@ -50,32 +50,36 @@ static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_pass)(
 }
 
 /* xs_column_pass with ``mode`` and ``first`` as constants, and a contiguous
- * column's step too. */
+ * column's step too: XS_COLUMN_MODES lists the modes tested before the
+ * last, 'raise'. */
+#define XS_COLUMN_MODES(X) X(XS_CLIP) X(XS_WRAP)
+#define XS_COLUMN_PASS(step_, mode_, first_)                                                \
+    XS_COLUMN_FN(xs_column_pass)(column, step_, out, start, stop, extent, stride, dtype, mode_, \
+                                 first_)
+#define XS_COLUMN_FIRST(MODE) first ? XS_COLUMN_PASS(size, MODE, 1) : XS_COLUMN_PASS(size, MODE, 0)
+#define XS_COLUMN_CONTIGUOUS(MODE) if (mode == MODE) return XS_COLUMN_FIRST(MODE);
+#define XS_COLUMN_STRIDED(MODE) if (mode == MODE) return XS_COLUMN_PASS(step, MODE, first);
 static XS_ALWAYS_INLINE uint64_t XS_COLUMN_FN(xs_column_typed)(
         const char *column, ptrdiff_t step, int64_t *out, ptrdiff_t start, ptrdiff_t stop,
         uint64_t extent, uint64_t stride, const int dtype, int mode, int first) {
     const ptrdiff_t size = xs_dtype_size(dtype);
     if (step == size) {
-        if (mode == XS_CLIP)
-            return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_CLIP, 1)
-                         : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_CLIP, 0);
-        if (mode == XS_WRAP)
-            return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_WRAP, 1)
-                         : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_WRAP, 0);
-        return first ? XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_RAISE, 1)
-                     : XS_COLUMN_FN(xs_column_pass)(column, size, out, start, stop, extent, stride, dtype, XS_RAISE, 0);
+        XS_COLUMN_MODES(XS_COLUMN_CONTIGUOUS)
+        return XS_COLUMN_FIRST(XS_RAISE);
     }
-    if (mode == XS_CLIP)
-        return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_CLIP, first);
-    if (mode == XS_WRAP)
-        return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_WRAP, first);
-    return XS_COLUMN_FN(xs_column_pass)(column, step, out, start, stop, extent, stride, dtype, XS_RAISE, first);
+    XS_COLUMN_MODES(XS_COLUMN_STRIDED)
+    return XS_COLUMN_PASS(step, XS_RAISE, first);
 }
+#undef XS_COLUMN_MODES
+#undef XS_COLUMN_PASS
+#undef XS_COLUMN_FIRST
+#undef XS_COLUMN_CONTIGUOUS
+#undef XS_COLUMN_STRIDED
 
 static uint64_t XS_COLUMN_FN(xs_column)(const char *column, ptrdiff_t step, int64_t *out,
                                         ptrdiff_t start, ptrdiff_t stop, uint64_t extent,
                                         uint64_t stride, int dtype, int mode, int first) {
-#define XS_COLUMN_CASE(CODE, tn, T, unravel) \
+#define XS_COLUMN_CASE(CODE, tn, T, unravel, vloads) \
     case XS_##CODE: return XS_COLUMN_FN(xs_column_typed)(column, step, out, start, stop, extent, stride, XS_##CODE, mode, first);
     switch (dtype) { XS_DTYPES(XS_COLUMN_CASE) }
 #undef XS_COLUMN_CASE

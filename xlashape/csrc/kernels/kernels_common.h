@@ -11,10 +11,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define XS_ALWAYS_INLINE inline __attribute__((always_inline))
-/* Unroll the next loop over dimensions whole (up to rank 8), where the
- * compiler would not on its own, so that values indexed by dimension stay
- * in registers. */
-#define XS_UNROLL_DIMS _Pragma("GCC unroll 8")
+/* Unroll the next loop over dimensions whole (up to XS_MAX_UNROLLED
+ * times), where the compiler would not on its own, so that values indexed
+ * by dimension stay in registers. */
+#define XS_UNROLL_STR_(x) #x
+#define XS_UNROLL_PRAGMA(n) _Pragma(XS_UNROLL_STR_(GCC unroll n))
+#define XS_UNROLL_DIMS XS_UNROLL_PRAGMA(XS_MAX_UNROLLED)
 #else
 #define XS_ALWAYS_INLINE __forceinline
 #define XS_UNROLL_DIMS
@@ -39,6 +41,16 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
  * 1.12-1.18x at 10^7, int64 and int32; within the noise at 10^5 (in L3);
  * off at 10^4. */
 #define XS_PREFETCH_AHEAD 2048
+
+/* The relayout transposes' whole-line blocks of 2-byte elements (32x32 at
+ * AVX-512, staged 32x32 at AVX2, kernels_vec_<level>.h) ask for their rows'
+ * source lines two blocks along, which the hardware prefetcher, following
+ * 32 rows at once, does not fetch in time. On an Intel Xeon (avx512),
+ * bf16[4096,8192]{0,1} to_linear: 0.31 of the copy without, 0.40 one line
+ * ahead, 0.45 two lines, 0.44 four. The 16x16 and 8x8 blocks lost with it
+ * (f32 0.66 -> 0.45, f64 0.80 -> 0.47-0.59), so only this one prefetches.
+ * (Measured before streamed transposes ran in strips.) */
+#define XS_T_PREFETCH 128
 
 /* The vector levels' unravel divides an offset 0 <= n < 2**50 by a width
  * w >= 1 in doubles, with no correction step: q = floor(fma(n, rw, rw / 2))

@@ -1,14 +1,15 @@
 /* The batch kernels of one index type at one CPU level.
  *
- * Included by a level's file (kernels_baseline.c, kernels_avx2.c,
- * kernels_avx512.c) once per index type, with XS_T (the C type), XS_TN
- * (its short name) and XS_LEVEL (the level's name) defined. The level's
+ * Included by kernels_dtype.h once per index dtype of a level, with XS_T
+ * (the C type), XS_TN (its short name), XS_UNRAVEL and XS_HAS_VLOADS (the
+ * registry's flags, plan.h) and XS_LEVEL (the level's name) defined. The level's
  * file sets the compiler's target for the whole inclusion, so the same
  * loops become SSE2, AVX2 or AVX-512 code; no global -m flag is needed.
  *
  * Unravel kernels are compiled only where XS_UNRAVEL is 1 (32- and 64-bit
  * types); 8- and 16-bit offsets take the general kernel of
- * kernels_generic.c.
+ * kernels_generic.c. The vector loops, and with them the store stream,
+ * only where XS_HAS_VLOADS is 1 (the level's vector header loads the dtype).
  *
  * Ravel also has a kernel of rank contiguous columns (xs_ravel_cols).
  *
@@ -16,7 +17,7 @@
  * nonzero when some row is bad (an index out of range, or an offset
  * outside the buffer or on padding); the caller then finds the first bad
  * row with the exact row steps of plan.h. The rank is a compile-time
- * constant (a switch over ranks 1-8) and checks are or-ed into a flag
+ * constant (a switch over XS_RANKS) and checks are or-ed into a flag
  * instead of branching. Ravel's loop is written for the compiler to
  * vectorise. Unravel, at a level with vector operations (XS_VL, from
  * kernels_vec_<level>.h), keeps a vector of rows in registers from the
@@ -52,7 +53,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_ranked)(
     return bad;
 }
 
-#if defined(XS_VL) && XS_UNRAVEL
+#if defined(XS_VL) && XS_HAS_VLOADS
 /* Ravel XS_VL rows at a time, read as they lie in memory (kernels_vec_*.h
  * says how); ``narrow``: every extent and stride fits in 32 bits. The
  * last (stop - start) % XS_VL rows take the loop above. */
@@ -183,7 +184,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols_ranked)(
     return bad;
 }
 
-#if defined(XS_VRAVEL_COLUMN) && XS_UNRAVEL
+#if defined(XS_VRAVEL_COLUMN) && XS_HAS_VLOADS
 /* The loop above, XS_VL rows at a time in vector registers, for levels
  * whose vector header has xs_vravel_column; the last (stop - start) % XS_VL
  * rows take the loop above. */
@@ -333,7 +334,7 @@ static XS_ALWAYS_INLINE void XS_FN(xs_write_positions)(
     }
 }
 
-#ifdef XS_VL
+#if defined(XS_VL) && XS_HAS_VLOADS
 /* Unravel XS_VL rows at a time in vector registers: in doubles, where the
  * buffer holds at most XS_FLOOR_DIV_LIMIT elements (kernels_common.h says
  * why the division needs no correction there), or (``pow2``) in int64 by
@@ -507,28 +508,25 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_ranked)(
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_form)(
         const xs_plan *p, const XS_T *linear, int64_t *out, ptrdiff_t s0, ptrdiff_t s1,
         ptrdiff_t start, ptrdiff_t stop, int store, const int R, const int padded) {
-#ifdef XS_VL
+#if defined(XS_VL) && XS_HAS_VLOADS
     const int vector = p->size <= XS_FLOOR_DIV_LIMIT;
     const int direct = s0 == R && s1 == 1;
     if (direct && XS_VROWS(R)) store = xs_vstream_rows_mode(out + start * R, store);
-    if (p->pow2 && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1,
-                                        XS_STORE_PLAIN);
-    if (p->pow2 && direct && XS_VROWS(R))
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 1,
-                                        store);
-    if (p->pow2)
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 1,
-                                        store);
-    if (vector && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0,
-                                        XS_STORE_PLAIN);
-    if (vector && direct && XS_VROWS(R))
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 1, 0,
-                                        store);
-    if (vector)
-        return XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, 0, 0,
-                                        store);
+    /* The vector loop where ``when``, with ``pow2`` a constant: straight to
+     * the result with plain stores, straight with the stores picked, or by
+     * blocks. */
+#define XS_UNRAVEL_VECTOR(direct_, pow2_, store_)                                          \
+    XS_FN(xs_unravel_vector)(p, linear, out, NULL, s0, s1, start, stop, R, padded, direct_, \
+                             pow2_, store_)
+#define XS_UNRAVEL_VECTOR_FORMS(when, pow2_)                                               \
+    if (when && direct && XS_VROWS(R) && store == XS_STORE_PLAIN)                           \
+        return XS_UNRAVEL_VECTOR(1, pow2_, XS_STORE_PLAIN);                                 \
+    if (when && direct && XS_VROWS(R)) return XS_UNRAVEL_VECTOR(1, pow2_, store);          \
+    if (when) return XS_UNRAVEL_VECTOR(0, pow2_, store);
+    XS_UNRAVEL_VECTOR_FORMS(p->pow2, 1)
+    XS_UNRAVEL_VECTOR_FORMS(vector, 0)
+#undef XS_UNRAVEL_VECTOR_FORMS
+#undef XS_UNRAVEL_VECTOR
 #else
     (void)store;  /* at levels without a store stream */
 #endif
@@ -558,7 +556,7 @@ uint64_t XS_FN(xs_unravel_rows)(const xs_plan *p, const XS_T *linear, int64_t *o
     return bad;
 }
 
-#ifdef XS_VSTORE_ROWS32
+#if defined(XS_VSTORE_ROWS32) && XS_HAS_VLOADS
 /* Rows [start, stop) of a contiguous ``linear`` into the C-contiguous
  * (N, rank) 32-bit result ``out`` (every index below 2**31), in vector
  * registers, for the ranks the level stores as rows and buffers the vector

@@ -7,10 +7,11 @@
 
 #define XS_LEVEL baseline
 #define XS_LEVEL_DTYPES XS_DTYPES
-#include "kernels/kernels_dtypes.h"
+#define XS_EACH_LIST XS_LEVEL_DTYPES
+#define XS_EACH_FILE "kernels/kernels_dtype.h"
+#include "base/each.h"
 #include "kernels/kernels_columns.h"
 #include "kernels/kernels_traffic.h"
 #include "tiled/tiled_kernels.h"
-#define XS_RELAYOUT_VEC 0
 #include "relayout/relayout_impl.h"
 #include "levels/kernels_table.h"

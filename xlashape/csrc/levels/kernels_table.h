@@ -1,6 +1,8 @@
 /* The struct of kernels.h for the level being compiled: included last by
  * each level's file, with XS_LEVEL its name and XS_LEVEL_DTYPES(X) the
- * entries of plan.h's XS_DTYPES whose kernels_impl.h it has included. */
+ * entries of plan.h's registry whose kernels (kernels/kernels_dtype.h) it
+ * has compiled. A dtype's unravel kernels are there where its entry says
+ * so; the 32-bit ones where they also read it in vectors. */
 #define XS_TABLE_CAT_(a, b, c) a##_##b##_##c
 #define XS_TABLE_CAT(a, b, c) XS_TABLE_CAT_(a, b, c)
 #define XS_TABLE_FN(name, tn) XS_TABLE_CAT(name, tn, XS_LEVEL)
@@ -12,12 +14,18 @@
 
 #define XS_UNRAVEL_OF_0(tn) NULL
 #define XS_UNRAVEL_OF_1(tn) (xs_unravel_rows_fn)XS_TABLE_FN(xs_unravel_rows, tn)
-#define XS_RAVEL_ENTRY(CODE, tn, T, unravel) [XS_##CODE] = (xs_ravel_rows_fn)XS_TABLE_FN(xs_ravel_rows, tn),
-#define XS_COLS_ENTRY(CODE, tn, T, unravel) [XS_##CODE] = XS_TABLE_FN(xs_ravel_cols, tn),
-#define XS_COLS32_ENTRY(CODE, tn, T, unravel) [XS_##CODE] = XS_TABLE_FN(xs_ravel_cols32, tn),
-#define XS_UNRAVEL_ENTRY(CODE, tn, T, unravel) [XS_##CODE] = XS_UNRAVEL_OF_##unravel(tn),
-#define XS_UNRAVEL32_ENTRY(CODE, tn, T, unravel) \
-    [XS_##CODE] = (xs_unravel_rows32_fn)XS_TABLE_FN(xs_unravel_rows32, tn),
+#define XS_UNRAVEL32_OF_0_0(tn) NULL
+#define XS_UNRAVEL32_OF_0_1(tn) NULL
+#define XS_UNRAVEL32_OF_1_0(tn) NULL
+#define XS_UNRAVEL32_OF_1_1(tn) (xs_unravel_rows32_fn)XS_TABLE_FN(xs_unravel_rows32, tn)
+#define XS_RAVEL_ENTRY(CODE, tn, T, unravel, vloads) \
+    [XS_##CODE] = (xs_ravel_rows_fn)XS_TABLE_FN(xs_ravel_rows, tn),
+#define XS_COLS_ENTRY(CODE, tn, T, unravel, vloads) [XS_##CODE] = XS_TABLE_FN(xs_ravel_cols, tn),
+#define XS_COLS32_ENTRY(CODE, tn, T, unravel, vloads) \
+    [XS_##CODE] = XS_TABLE_FN(xs_ravel_cols32, tn),
+#define XS_UNRAVEL_ENTRY(CODE, tn, T, unravel, vloads) [XS_##CODE] = XS_UNRAVEL_OF_##unravel(tn),
+#define XS_UNRAVEL32_ENTRY(CODE, tn, T, unravel, vloads) \
+    [XS_##CODE] = XS_UNRAVEL32_OF_##unravel##_##vloads(tn),
 
 const xs_kernels XS_TABLE_LFN(xs_kernels) = {
     .name = XS_TABLE_STR(XS_LEVEL),

@@ -60,7 +60,7 @@ xs_handoff xs_handoff_decide(const xs_handoff_costs *costs) {
     return plan;
 }
 
-static int cpus = XS_POOL_MAX + 1;  /* until xlashape/threads.py sets it */
+static int cpus = XS_POOL_MAX + 1;  /* until xlashape/core/threads.py sets it */
 
 void xs_set_cpus(int count) { cpus = count < 1 ? 1 : count; }
 int xs_cpus(void) { return cpus; }

@@ -56,7 +56,7 @@ double xs_handoff_model_ns(const xs_handoff_costs *costs, int threads);
  * chunks: XS_POOL_CHUNKS_PER_THREAD a thread, each at least min_chunk. */
 xs_handoff xs_handoff_decide(const xs_handoff_costs *costs);
 
-/* The CPUs this process may use (set at import by xlashape/threads.py,
+/* The CPUs this process may use (set at import by xlashape/core/threads.py,
  * from its affinity and cgroup quota): no call runs on more threads. */
 void xs_set_cpus(int cpus);
 int xs_cpus(void);

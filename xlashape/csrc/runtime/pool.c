@@ -28,8 +28,7 @@ uint64_t xs_now_ns(void) { return (uint64_t)clock() * (1000000000ULL / CLOCKS_PE
 #include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define XS_PAUSE() _mm_pause()
+#define XS_PAUSE() __asm__ __volatile__("pause")
 #elif defined(__aarch64__)
 #define XS_PAUSE() __asm__ __volatile__("yield")
 #else

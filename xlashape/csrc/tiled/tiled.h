@@ -2,7 +2,7 @@
  * the chunk functions through which dispatch.c runs a batch whose job
  * carries a tiled plan (xs_job.tiled).
  *
- * Every tiling has the general form, xlashape.tiling.program: the steps of
+ * Every tiling has the general form, xlashape.model.tiling.program: the steps of
  * XLA's pad-reshape-transpose as operations on numbered slots, each slot
  * written once. Slot d holds dimension d's index; ravel runs the
  * operations forward and sums the final slots times their strides, and
@@ -10,7 +10,7 @@
  * refusing a value that lands on tile padding. Divisions are shifts and
  * masks for powers of two, fast divisors otherwise.
  *
- * Tilings whose digits (xlashape.tiling.digits) are all shifts and masks
+ * Tilings whose digits (xlashape.model.tiling.digits) are all shifts and masks
  * of single dimensions also have a fast form (n_terms > 0), which
  * tiled.c's block kernels run over contiguous int32 and int64 batches.
  */

@@ -1,15 +1,16 @@
 /* The tiled block kernels at one CPU level, for int32 and int64 indices.
  *
- * Included once by tiled.c (baseline), kernels_avx2.c and kernels_avx512.c,
- * with XS_LEVEL (the level's name) defined, under that level's target
- * pragma (as kernels_impl.h is for the untiled kernels); the vector levels
+ * Included once by each level's file (levels/kernels_<level>.c), with
+ * XS_LEVEL (the level's name) defined, under that level's target pragma
+ * (as kernels_impl.h is for the untiled kernels); the vector levels
  * include their kernels_vec_*.h first, and get the vector unravel of the
  * fast form and its vector ravel by dimension (XS_VL). The kernels are in
  * tiled_kernels_impl.h, included below once per index type (int32, int64)
- * and rank (1-8), so that the compiler unrolls the loops over dimensions
- * and terms and keeps the terms in registers; each returns the first bad
- * row of rows [start, stop), or -1. This file holds what they share and
- * the tables of them that tiled.c picks from.
+ * and rank of XS_RANKS (XS_TILED_CASES, through base/each.h), so that the compiler unrolls the
+ * loops over dimensions and terms and keeps the terms in registers; each
+ * returns the first bad row of rows [start, stop), or -1. This file holds
+ * what they share and the tables of them that driver/tiled_chunks.c picks
+ * from.
  *
  * Ravel, by terms: offset = sum over terms of ((index[dim] >> shift) &
  * mask) * stride, one term per axis of the tiled array (axes of extent 1
@@ -297,31 +298,30 @@ static uint64_t XS_TLFN(xs_tiled_backward)(const xs_tiled *t, XS_TLFN(xs_slot_bl
     return bad;
 }
 
-/* The kernels of each index type and rank; XS_U: the index type's unsigned
- * twin (tiled_kernels_dims.h checks 32-bit indices in 32 bits). */
-#define XS_T int32_t
-#define XS_TN i32
-#define XS_U uint32_t
-#include "tiled/tiled_kernels_ranks.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_U
-#define XS_T int64_t
-#define XS_TN i64
-#define XS_U uint64_t
-#include "tiled/tiled_kernels_ranks.h"
-#undef XS_T
-#undef XS_TN
-#undef XS_U
+/* The kernels of each index type and rank: the list of the pairs, each
+ * entry X(T, TN, U, R) with the C type, its short name, its unsigned twin
+ * (tiled_kernels_dims.h checks 32-bit indices in 32 bits) and the rank. */
+#define XS_TILED_I32_AT(R, X) X(int32_t, i32, uint32_t, R)
+#define XS_TILED_I64_AT(R, X) X(int64_t, i64, uint64_t, R)
+#define XS_TILED_CASES(X) XS_RANKS_WITH(XS_TILED_I32_AT, X) XS_RANKS_WITH(XS_TILED_I64_AT, X)
+#define XS_TILED_CASE_T(T, TN, U, R) T
+#define XS_TILED_CASE_TN(T, TN, U, R) TN
+#define XS_TILED_CASE_U(T, TN, U, R) U
+#define XS_TILED_CASE_R(T, TN, U, R) R
+#define XS_EACH_LIST XS_TILED_CASES
+#define XS_EACH_FILE "tiled/tiled_kernels_impl.h"
+#include "base/each.h"
 
 /* The tables, each kernel by rank. The vector levels ravel by dimension
  * and unravel the fast form in vector registers. int32 rows of a buffer
  * under 2**31 elements ravel fastest in 32-bit lanes, as the compiler
  * vectorises the row kernel; int64 rows, in registers at the vector levels
  * (measured: 10**4 rows of f32[101,37,23,13] under T(8,128) at AVX-512). */
-#define XS_TILED_BY_RANK(name, TN)                                                      \
-    {NULL, XS_TFN(name, 1, TN), XS_TFN(name, 2, TN), XS_TFN(name, 3, TN), XS_TFN(name, 4, TN), \
-     XS_TFN(name, 5, TN), XS_TFN(name, 6, TN), XS_TFN(name, 7, TN), XS_TFN(name, 8, TN)}
+#define XS_TILED_SPLIT(name, TN) name, TN
+#define XS_TILED_AT__(R, name, TN) [R] = XS_TFN(name, R, TN),
+#define XS_TILED_AT_(...) XS_TILED_AT__(__VA_ARGS__)
+#define XS_TILED_AT(R, name_tn) XS_TILED_AT_(R, XS_TILED_SPLIT name_tn)
+#define XS_TILED_BY_RANK(name, TN) {XS_RANKS_WITH(XS_TILED_AT, (name, TN))}
 #ifdef XS_VL
 #define XS_TILED_DIMS(E) xs_tiled_vravel_dims##E
 #define XS_TILED_DIMS32_I64(E) xs_tiled_vravel_dims##E
@@ -354,6 +354,17 @@ const xs_tiled_kernels XS_TLFN(xs_tiled_kernels_i64) = {
 };
 
 #undef XS_TILED_BY_RANK
+#undef XS_TILED_AT
+#undef XS_TILED_AT_
+#undef XS_TILED_AT__
+#undef XS_TILED_SPLIT
+#undef XS_TILED_I32_AT
+#undef XS_TILED_I64_AT
+#undef XS_TILED_CASES
+#undef XS_TILED_CASE_T
+#undef XS_TILED_CASE_TN
+#undef XS_TILED_CASE_U
+#undef XS_TILED_CASE_R
 #undef XS_TILED_DIMS
 #undef XS_TILED_DIMS32_I64
 #undef XS_TILED_UNRAVEL

@@ -1,8 +1,9 @@
 /* The tiled block kernels of one index type and one rank at one CPU level.
  *
- * Included by tiled_kernels.h once per index type and rank, with XS_T (the
- * C type), XS_TN (its short name), XS_U (its unsigned twin), XS_R (the
- * rank) and XS_LEVEL (the level's name) defined. Each function takes its
+ * Included by tiled_kernels.h once per entry of XS_TILED_CASES, an index
+ * type and a rank of XS_RANKS (base/each.h), with XS_LEVEL (the level's
+ * name) defined; the entry gives XS_T (the C type), XS_TN (its short name),
+ * XS_U (its unsigned twin) and XS_R (the rank). Each function takes its
  * rank from XS_R, a constant in its own text, rather than from an argument
  * of an always-inline function (kernels_impl.h's way): GCC optimises and
  * estimates the branch frequencies of such a function on its own before it
@@ -13,6 +14,10 @@
  * tiled_kernels.h's tables hold.
  */
 
+#define XS_T XS_EACH_ENTRY(XS_TILED_CASE_T)
+#define XS_TN XS_EACH_ENTRY(XS_TILED_CASE_TN)
+#define XS_U XS_EACH_ENTRY(XS_TILED_CASE_U)
+#define XS_R XS_EACH_ENTRY(XS_TILED_CASE_R)
 #define XS_FN(name) XS_TFN(name, XS_R, XS_TN)
 
 /* -- the fast form --------------------------------------------------------- */
@@ -65,7 +70,11 @@ enum { XS_FN(xs_tiled_vpatterns) = XS_VL % XS_R == 0 ? 1 : XS_R };
 
 /* Ravel by dimension (xs_tiled_ravel_dims*), and at the vector levels in
  * vector registers (xs_tiled_vravel_dims*): tiled_kernels_dims.h, once per
- * count E of extra digits. */
+ * count E of extra digits, 0 up to XS_TILED_EXTRA (its parameters written
+ * out: base/each.h's loops do not nest). */
+#if XS_TILED_EXTRA != 2
+#error "tiled_kernels_impl.h compiles 0, 1 and 2 extra digits, and tiled_kernels.h tables them: XS_TILED_EXTRA (tiled.h) changed"
+#endif
 #define XS_E 0
 #include "tiled/tiled_kernels_dims.h"
 #undef XS_E
@@ -341,3 +350,7 @@ static ptrdiff_t XS_FN(xs_tiled_unravel_slots)(const xs_tiled *t, const void *da
 }
 
 #undef XS_FN
+#undef XS_T
+#undef XS_TN
+#undef XS_U
+#undef XS_R

@@ -1,6 +1,6 @@
 /* The vector contract: every vector operation that the loops of
- * kernels_impl.h and tiled_kernels.h, and the store stream of
- * kernels_store.h, use, and what each must do. Each vector level
+ * kernels_impl.h, tiled_kernels.h and relayout_impl.h, and the store
+ * stream of kernels_store.h, use, and what each must do. Each vector level
  * implements this list in one header: kernels_vec_avx2.h (4 lanes),
  * kernels_vec_avx512.h (8 lanes), and kernels_vec_portable.h (plain C, 4
  * or 8 lanes, any CPU: the reference that tests/test_vector_ops.py holds
@@ -40,10 +40,12 @@
  * helpers of its own (AVX2: xs_vkeep_offsets, xs_vwiden_offsets,
  * xs_vnarrow); no loop uses them, and they are not part of the contract.
  *
- * Not part of it: relayout_impl.h's transposes (to_linear and from_linear)
- * are blocks of 1- to 8-byte elements moved through intrinsics of their
- * own under XS_RELAYOUT_VEC, with a scalar transpose as the baseline; they
- * share no name or type with these operations.
+ * Relayout (relayout/relayout_impl.h: to_linear, from_linear, relayout)
+ * moves elements of 1 to 8 bytes through the last group of operations
+ * below (transposes of square blocks, interleaves, whole-line stores and
+ * their fence); the baseline level, with no vector header, moves them in
+ * plain C. The x86 levels share those operations' interleaves, line
+ * store and fence (kernels_vec_x86.h).
  */
 #ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
 #define XLASHAPE_KERNELS_VEC_CONTRACT_H
@@ -80,11 +82,27 @@
  *     Defined (as 1) where the level has xs_vravel_column.
  * XS_VSTORE_ROWS32 (optional)
  *     Defined (as 1) where the level has xs_vstore_rows32.
+ * XS_VTRANSPOSE_SIDE(size, stream)
+ *     The side of the square block that xs_vtranspose moves, for
+ *     elements of ``size`` bytes (1, 2, 4 or 8) and a move that streams
+ *     its stores or not (``stream`` 1 or 0); 0 where the level has no
+ *     block for them (relayout then moves them element by element). With
+ *     ``stream``, every side other than 0 is 64 / size: each row of the
+ *     block one whole 64-byte line. A constant expression for constant
+ *     arguments. (AVX2: 8 for 2- and 4-byte elements, 4 for 8-byte ones,
+ *     64 / size streamed; AVX-512: 64 / size, whole lines throughout.)
  */
 #if !defined(XS_VL) || !defined(XS_VBYTES) || !defined(XS_VROWS) || !defined(XS_VRAVEL) || \
-    !defined(XS_VTURN_ROWS)
-#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R), XS_VRAVEL(R) and XS_VTURN_ROWS"
+    !defined(XS_VTURN_ROWS) || !defined(XS_VTRANSPOSE_SIDE)
+#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R), XS_VRAVEL(R), XS_VTURN_ROWS and XS_VTRANSPOSE_SIDE(size, stream)"
 #endif
+#define XS_VCONTRACT_LINE_SIDE(size) \
+    (XS_VTRANSPOSE_SIDE(size, 1) == 0 || XS_VTRANSPOSE_SIDE(size, 1) == 64 / (size))
+#if !(XS_VCONTRACT_LINE_SIDE(1) && XS_VCONTRACT_LINE_SIDE(2) && XS_VCONTRACT_LINE_SIDE(4) && \
+      XS_VCONTRACT_LINE_SIDE(8))
+#error "XS_VTRANSPOSE_SIDE(size, 1) is 0 or 64 / size"
+#endif
+#undef XS_VCONTRACT_LINE_SIDE
 #if XS_VBYTES != 8 * XS_VL
 #error "XS_VBYTES is 8 * XS_VL"
 #endif
@@ -139,6 +157,13 @@ static xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit);
 static xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit);
 
 /* ---- loads (p: any alignment; XS_VL items readable from p) -------------- */
+
+/* The loads of each dtype a level reads in vectors (plan.h's registry: a
+ * dtype with its ``vloads`` flag), each announced by a macro defined as 1
+ * beside it: XS_VLOAD_<tn> for xs_vload_<tn>, and, for a dtype that also
+ * has unravel kernels, XS_VLOAD_OFFSETS_<tn> for xs_vload_ioffsets_<tn>
+ * and xs_vload_offsets_<tn>. kernels/kernels_dtype.h stops the build,
+ * naming the load, where a level lists such a dtype without them. */
 
 /* XS_VL int64 items from p. */
 static xs_vi xs_vload_i64(const int64_t *p);
@@ -300,5 +325,45 @@ static xs_vi xs_vravel_column(xs_vi acc, xs_vi v, xs_vi extm1, xs_vi stride, con
 static ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
                                      const uint64_t *stride, uint32_t *out, ptrdiff_t i,
                                      ptrdiff_t stop, int store, uint64_t *bad);
+
+/* ---- relayout: moving elements ------------------------------------------
+ *
+ * Elements of ``size`` bytes (1, 2, 4 or 8) moved as bytes, whatever they
+ * hold; steps (ssi, dsj) in bytes, counts in elements. ``stream`` (a
+ * compile-time constant in the loops): the stores may be non-temporal (a
+ * plain store is within the contract); the caller runs xs_vfence after
+ * its last such store, before anything reads what they wrote. Source and
+ * destination do not overlap.
+ *
+ * The block of side s = XS_VTRANSPOSE_SIDE(size, stream), transposed:
+ * element j of row i of the source (src + i * ssi + j * size) to element
+ * i of row j of the result (dst + j * dsj + i * size), for i, j < s; no
+ * other byte written. Precondition: s > 0; the source's s rows readable
+ * and the result's s rows writable (s * size bytes each); with stream,
+ * dst and dsj multiples of 64. */
+static void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj, const int size,
+                          const int stream);
+/* ``rows`` source rows ssi apart, interleaved into one contiguous run:
+ * element j of row i to element j * rows + i of dst, for j < n, where n
+ * is nj less nj % (16 / size) (16 bytes of each row a step); returns n.
+ * No other byte written. Precondition: rows 2 or 4, size 1, 2 or 4,
+ * rows * size <= 8, nj >= 0; with stream, dst a multiple of 16. */
+static int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
+                              const int rows, const int size, const int stream);
+/* The inverse: the contiguous run src of groups of ``rows`` elements
+ * split into ``rows`` result rows dsj apart: element i * rows + j of src
+ * to element i of row j (dst + j * dsj + i * size), for i < n, where n is
+ * ni less ni % (16 / size); returns n. No other byte written.
+ * Precondition: as xs_vinterleave's, the rows not overlapping; with
+ * stream, dst and dsj multiples of 16. */
+static int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                const int rows, const int size, const int stream);
+/* The 64 bytes at src (any alignment) to dst, by non-temporal stores
+ * where the level has them. Precondition: dst a multiple of 64. */
+static void xs_vstore_line_nt(void *dst, const void *src);
+/* The level's non-temporal stores before it are ordered before every
+ * store after it (x86: sfence), so that another thread that sees a later
+ * store sees them; nothing where the level has no such stores. */
+static void xs_vfence(void);
 
 #endif

@@ -1,9 +1,9 @@
 /* The vector operations of the AVX-512 kernels (8 lanes of 64 bits): this
  * level's implementation of kernels_vec.h, the contract that lists them
- * and says what each must do, for the loops of kernels_impl.h and
- * tiled_kernels.h. Included by kernels_avx512.c (and the tests'
- * vec_check_avx512.c) only, inside its target pragma, so that nothing else
- * is compiled with these instructions. kernels_vec_avx2.h and
+ * and says what each must do, for the loops of kernels_impl.h,
+ * tiled_kernels.h and relayout_impl.h. Included by kernels_avx512.c (and
+ * the tests' vec_check_avx512.c) only, inside its target pragma, so that
+ * nothing else is compiled with these instructions. kernels_vec_avx2.h and
  * kernels_vec_portable.h implement the same contract.
  *
  * xs_vd holds doubles, xs_vi int64 values, and xs_vok one bit (or lane) per
@@ -38,6 +38,9 @@ static inline xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
     return _mm512_mask_cmp_pd_mask(ok, x, limit, _CMP_LT_OQ);
 }
 
+/* The offsets' loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 /* Offsets as int64: lanes outside [0, size) leave ``ok`` and become 0. */
 static inline xs_vi xs_vload_ioffsets_i64(const int64_t *p, uint64_t size, xs_vok *ok) {
     __m512i v = _mm512_loadu_si512((const void *)p);
@@ -248,6 +251,9 @@ static inline void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent
     }
 }
 
+/* The loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
 static inline xs_vi xs_vload_i64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline xs_vi xs_vload_i32(const int32_t *p) {
     return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
@@ -339,6 +345,110 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     xs_vstream_end(&s);
     *bad |= over;
     return i;
+}
+
+/* -- relayout: blocks of 2- to 8-byte elements (relayout/relayout_impl.h) ----
+ *
+ * Whole-line blocks, in cache and streamed alike: 32x32 of 2-byte
+ * elements, 16x16 of 4-byte ones and 8x8 of 8-byte ones, each row a
+ * 64-byte line. The interleaves, the line store and the fence are
+ * kernels_vec_x86.h's. */
+#include "vec/kernels_vec_x86.h"
+
+#define XS_VTRANSPOSE_SIDE(size, stream) \
+    ((size) == 4 ? 16 : (size) == 8 ? 8 : (size) == 2 ? 32 : 0)
+
+/* One 64-byte row of a block: non-temporal where ``stream`` (dst then
+ * 64-byte aligned). */
+static inline void xs_avx512_store64(char *dst, __m512i v, const int stream) {
+    if (stream)
+        _mm512_stream_si512((void *)dst, v);
+    else
+        _mm512_storeu_si512((void *)dst, v);
+}
+
+/* The last rounds of every whole-line transpose below: a, b, c and d hold
+ * the four quarters (by source row, in order) of four output rows, those
+ * of row L in their 128-bit lane L; four pairs of lane shuffles gather
+ * each row, stored at dst + L * step. */
+static inline void xs_avx512_lanes_out(__m512i a, __m512i b, __m512i c, __m512i d, char *dst,
+                                       int64_t step, const int stream) {
+    __m512i x0 = _mm512_shuffle_i32x4(a, b, 0x44), x1 = _mm512_shuffle_i32x4(a, b, 0xEE);
+    __m512i y0 = _mm512_shuffle_i32x4(c, d, 0x44), y1 = _mm512_shuffle_i32x4(c, d, 0xEE);
+    xs_avx512_store64(dst, _mm512_shuffle_i32x4(x0, y0, 0x88), stream);
+    xs_avx512_store64(dst + step, _mm512_shuffle_i32x4(x0, y0, 0xDD), stream);
+    xs_avx512_store64(dst + 2 * step, _mm512_shuffle_i32x4(x1, y1, 0x88), stream);
+    xs_avx512_store64(dst + 3 * step, _mm512_shuffle_i32x4(x1, y1, 0xDD), stream);
+}
+
+/* 16x16 of 4-byte elements: pairs of rows unpacked by 4 and by 8 bytes,
+ * which leaves column 4L + c of rows 4k..4k+3 in 128-bit lane L of u[4k +
+ * c]; then xs_avx512_lanes_out gathers each column's four lanes. 64
+ * shuffles for 16 rows. */
+static inline void xs_avx512_t16x16_4(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                      const int stream) {
+    __m512i r[16], t[16], u[16];
+    for (int k = 0; k < 16; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 8; k++) {
+        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 4; k++) {
+        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
+        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
+    }
+    for (int c = 0; c < 4; c++)
+        xs_avx512_lanes_out(u[c], u[4 + c], u[8 + c], u[12 + c], dst + c * dsj, 4 * dsj, stream);
+}
+
+/* 32x32 of 2-byte elements: rows unpacked by 2, 4 and 8 bytes, which
+ * leaves column 8L + c of rows 8m..8m+7 in 128-bit lane L of w[8m + c];
+ * then xs_avx512_lanes_out. 160 shuffles for 32 rows. It alone
+ * prefetches (kernels_common.h, XS_T_PREFETCH). */
+static inline void xs_avx512_t32x32_2(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                      const int stream) {
+    __m512i r[32], t[32], v[32], w[32];
+    for (int k = 0; k < 32; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 32; k++) _mm_prefetch(src + k * ssi + XS_T_PREFETCH, _MM_HINT_T0);
+    for (int k = 0; k < 16; k++) {
+        t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 8; k++)
+        for (int a = 0; a < 2; a++) {
+            v[4 * k + 2 * a] = _mm512_unpacklo_epi32(t[4 * k + a], t[4 * k + 2 + a]);
+            v[4 * k + 2 * a + 1] = _mm512_unpackhi_epi32(t[4 * k + a], t[4 * k + 2 + a]);
+        }
+    for (int m = 0; m < 4; m++)
+        for (int b = 0; b < 4; b++) {
+            w[8 * m + 2 * b] = _mm512_unpacklo_epi64(v[8 * m + b], v[8 * m + 4 + b]);
+            w[8 * m + 2 * b + 1] = _mm512_unpackhi_epi64(v[8 * m + b], v[8 * m + 4 + b]);
+        }
+    for (int c = 0; c < 8; c++)
+        xs_avx512_lanes_out(w[c], w[8 + c], w[16 + c], w[24 + c], dst + c * dsj, 8 * dsj, stream);
+}
+
+/* 8x8 of 8-byte elements: pairs of rows unpacked, then
+ * xs_avx512_lanes_out. 24 shuffles for 8 rows. */
+static inline void xs_avx512_t8x8_8(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                    const int stream) {
+    __m512i r[8], t[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm512_loadu_si512((const void *)(src + k * ssi));
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi64(r[2 * k], r[2 * k + 1]);
+    }
+    for (int c = 0; c < 2; c++)
+        xs_avx512_lanes_out(t[c], t[2 + c], t[4 + c], t[6 + c], dst + c * dsj, 2 * dsj, stream);
+}
+
+static inline void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                 const int size, const int stream) {
+    if (size == 4) xs_avx512_t16x16_4(src, ssi, dst, dsj, stream);
+    else if (size == 8) xs_avx512_t8x8_8(src, ssi, dst, dsj, stream);
+    else xs_avx512_t32x32_2(src, ssi, dst, dsj, stream);
 }
 
 #endif

@@ -6,9 +6,10 @@
  * compiled over this header run their vector paths on any CPU.
  *
  * XS_PORTABLE_VL, defined before the include, sets the lanes: 4 (the
- * default) mirrors AVX2, with its rank sets, XS_VTURN_ROWS and the
- * optional operations (XS_VRAVEL_COLUMN, XS_VSTORE_ROWS32); 8 mirrors
- * AVX-512, with its rank sets, XS_VTURN_ROWS and XS_VSTORE_ROWS32.
+ * default) mirrors AVX2, with its rank sets, XS_VTURN_ROWS, its
+ * transposes' blocks (XS_VTRANSPOSE_SIDE) and the optional operations
+ * (XS_VRAVEL_COLUMN, XS_VSTORE_ROWS32); 8 mirrors AVX-512, with its rank
+ * sets, XS_VTURN_ROWS, XS_VTRANSPOSE_SIDE and XS_VSTORE_ROWS32.
  * So the loops compiled over the two take every vector path that one
  * level or the other takes.
  *
@@ -35,6 +36,8 @@
 #define XS_VROWS(R) ((R) == 1 || (R) == 2 || (R) == 4)
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 4)
 #define XS_VTURN_ROWS 0
+#define XS_VTRANSPOSE_SIDE(size, stream) \
+    ((size) == 1 ? 0 : (stream) ? 64 / (size) : (size) == 8 ? 4 : 8)
 #define XS_VRAVEL_COLUMN 1
 #define XS_VSTORE_ROWS32 1
 #elif XS_PORTABLE_VL == 8
@@ -42,6 +45,8 @@
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
 #define XS_VTURN_ROWS 1
 #define XS_VSTORE_ROWS32 1
+#define XS_VTRANSPOSE_SIDE(size, stream) \
+    ((size) == 4 ? 16 : (size) == 8 ? 8 : (size) == 2 ? 32 : 0)
 #else
 #error "XS_PORTABLE_VL: 4 (as AVX2) or 8 (as AVX-512)"
 #endif
@@ -94,6 +99,12 @@ static inline xs_vok xs_vok_below_i(xs_vok ok, xs_vi x, xs_vi limit) {
 }
 
 /* -- loads */
+/* The loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_i64 1
+#define XS_VLOAD_i32 1
+/* The offsets' loads announced, for kernels/kernels_dtype.h (plan.h's registry). */
+#define XS_VLOAD_OFFSETS_i64 1
+#define XS_VLOAD_OFFSETS_i32 1
 static inline xs_vi xs_vload_i64(const int64_t *p) {
     xs_vi r;
     for (int l = 0; l < XS_VL; l++) r.lane[l] = (uint64_t)p[l];
@@ -349,5 +360,38 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     *bad |= over;
     return i;
 }
+
+/* -- relayout: element by element, as bytes */
+static inline void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj,
+                                 const int size, const int stream) {
+    const int side = XS_VTRANSPOSE_SIDE(size, stream);
+    for (int j = 0; j < side; j++)
+        for (int i = 0; i < side; i++)
+            memcpy(dst + j * dsj + i * size, src + i * ssi + j * size, (size_t)size);
+}
+
+static inline int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
+                                     const int rows, const int size, const int stream) {
+    const int64_t n = nj - nj % (16 / size);
+    (void)stream;
+    for (int64_t j = 0; j < n; j++)
+        for (int i = 0; i < rows; i++)
+            memcpy(dst + (j * rows + i) * size, src + i * ssi + j * size, (size_t)size);
+    return n;
+}
+
+static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                       const int rows, const int size, const int stream) {
+    const int64_t n = ni - ni % (16 / size);
+    (void)stream;
+    for (int64_t i = 0; i < n; i++)
+        for (int j = 0; j < rows; j++)
+            memcpy(dst + j * dsj + i * size, src + (i * rows + j) * size, (size_t)size);
+    return n;
+}
+
+/* No non-temporal store in plain C, and so nothing to fence. */
+static inline void xs_vstore_line_nt(void *dst, const void *src) { memcpy(dst, src, 64); }
+static inline void xs_vfence(void) {}
 
 #endif

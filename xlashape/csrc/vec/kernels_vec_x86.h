@@ -1,0 +1,125 @@
+/* What the two x86 levels share of kernels_vec.h's relayout operations:
+ * the interleaves of 2 or 4 rows and their inverses on 16-byte vectors,
+ * the store of a whole 64-byte line by non-temporal stores, and the fence
+ * after them. Included by kernels_vec_avx2.h and kernels_vec_avx512.h
+ * only (after <immintrin.h>, inside their level's target pragma, which
+ * has AVX2); not a level of its own.
+ *
+ * AVX-512 keeps the 16-byte interleaves and the two 32-byte stores a line
+ * of AVX2: they are what the relayout kernels ran at both levels when
+ * they were measured (relayout/relayout_impl.h). */
+#ifndef XLASHAPE_KERNELS_VEC_X86_H
+#define XLASHAPE_KERNELS_VEC_X86_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+/* Interleave and its inverse, on 16-byte vectors, by units of ``unit`` bytes. */
+static inline __m128i xs_x86_unpack_lo(__m128i a, __m128i b, const int unit) {
+    return unit == 1 ? _mm_unpacklo_epi8(a, b)
+         : unit == 2 ? _mm_unpacklo_epi16(a, b)
+         : unit == 4 ? _mm_unpacklo_epi32(a, b)
+                     : _mm_unpacklo_epi64(a, b);
+}
+
+static inline __m128i xs_x86_unpack_hi(__m128i a, __m128i b, const int unit) {
+    return unit == 1 ? _mm_unpackhi_epi8(a, b)
+         : unit == 2 ? _mm_unpackhi_epi16(a, b)
+         : unit == 4 ? _mm_unpackhi_epi32(a, b)
+                     : _mm_unpackhi_epi64(a, b);
+}
+
+/* The even and the odd units of a then b (unit 1, 2 or 4 bytes). A unit is
+ * sign-extended into its pair and packed back with signed saturation,
+ * which keeps it exact. */
+static inline void xs_x86_split(__m128i a, __m128i b, const int unit, __m128i *even,
+                                __m128i *odd) {
+    if (unit == 1) {
+        *even = _mm_packs_epi16(_mm_srai_epi16(_mm_slli_epi16(a, 8), 8),
+                                _mm_srai_epi16(_mm_slli_epi16(b, 8), 8));
+        *odd = _mm_packs_epi16(_mm_srai_epi16(a, 8), _mm_srai_epi16(b, 8));
+    } else if (unit == 2) {
+        *even = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
+                                _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
+        *odd = _mm_packs_epi32(_mm_srai_epi32(a, 16), _mm_srai_epi32(b, 16));
+    } else {
+        __m128 fa = _mm_castsi128_ps(a), fb = _mm_castsi128_ps(b);
+        *even = _mm_castps_si128(_mm_shuffle_ps(fa, fb, _MM_SHUFFLE(2, 0, 2, 0)));
+        *odd = _mm_castps_si128(_mm_shuffle_ps(fa, fb, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+}
+
+#define XS_X86_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
+
+/* One 16-byte store, non-temporal where ``stream`` (dst then 16-aligned). */
+static inline void xs_x86_store16(char *dst, __m128i v, const int stream) {
+    if (stream) _mm_stream_si128((__m128i *)dst, v);
+    else _mm_storeu_si128((__m128i *)dst, v);
+}
+
+/* 16 bytes of each row a step (kernels_vec.h). */
+static inline int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
+                                     const int rows, const int size, const int stream) {
+    const int64_t step = 16 / size;
+    int64_t j = 0;
+    for (; j + step <= nj; j += step) {
+        const char *s = src + j * size;
+        char *d = dst + j * rows * size;
+        __m128i r0 = XS_X86_LOAD(s), r1 = XS_X86_LOAD(s + ssi);
+        if (rows == 2) {
+            xs_x86_store16(d, xs_x86_unpack_lo(r0, r1, size), stream);
+            xs_x86_store16(d + 16, xs_x86_unpack_hi(r0, r1, size), stream);
+        } else {
+            __m128i r2 = XS_X86_LOAD(s + 2 * ssi), r3 = XS_X86_LOAD(s + 3 * ssi);
+            __m128i a0 = xs_x86_unpack_lo(r0, r1, size), a1 = xs_x86_unpack_hi(r0, r1, size);
+            __m128i c0 = xs_x86_unpack_lo(r2, r3, size), c1 = xs_x86_unpack_hi(r2, r3, size);
+            xs_x86_store16(d, xs_x86_unpack_lo(a0, c0, 2 * size), stream);
+            xs_x86_store16(d + 16, xs_x86_unpack_hi(a0, c0, 2 * size), stream);
+            xs_x86_store16(d + 32, xs_x86_unpack_lo(a1, c1, 2 * size), stream);
+            xs_x86_store16(d + 48, xs_x86_unpack_hi(a1, c1, 2 * size), stream);
+        }
+    }
+    return j;
+}
+
+/* 16 bytes of each result row a step, split from 16 * rows of the run. */
+static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                       const int rows, const int size, const int stream) {
+    const int64_t step = 16 / size;
+    int64_t i = 0;
+    for (; i + step <= ni; i += step) {
+        const char *s = src + i * rows * size;
+        char *d = dst + i * size;
+        __m128i e, o;
+        if (rows == 2) {
+            xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), size, &e, &o);
+            xs_x86_store16(d, e, stream);
+            xs_x86_store16(d + dsj, o, stream);
+        } else {
+            __m128i ea, oa, eb, ob, r0, r1;
+            xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), 2 * size, &ea, &oa);
+            xs_x86_split(XS_X86_LOAD(s + 32), XS_X86_LOAD(s + 48), 2 * size, &eb, &ob);
+            xs_x86_split(ea, eb, size, &r0, &r1);
+            xs_x86_store16(d, r0, stream);
+            xs_x86_store16(d + dsj, r1, stream);
+            xs_x86_split(oa, ob, size, &r0, &r1);
+            xs_x86_store16(d + 2 * dsj, r0, stream);
+            xs_x86_store16(d + 3 * dsj, r1, stream);
+        }
+    }
+    return i;
+}
+
+#undef XS_X86_LOAD
+
+/* Two 32-byte non-temporal stores. */
+static inline void xs_vstore_line_nt(void *dst, const void *src) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)src);
+    __m256i b = _mm256_loadu_si256((const __m256i *)((const char *)src + 32));
+    _mm256_stream_si256((__m256i *)dst, a);
+    _mm256_stream_si256((__m256i *)((char *)dst + 32), b);
+}
+
+static inline void xs_vfence(void) { _mm_sfence(); }
+
+#endif
