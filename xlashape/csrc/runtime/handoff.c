@@ -5,9 +5,11 @@
  * wake-up and per-worker cost, so that only a call of about 70 us or more
  * starts it (starting it costs more than the call: the threads, and the
  * measurement of pool.c's calibrate). Once started, the pool's own figures
- * take over: on an AMD EPYC (Zen 4, 2 cores, shared), 20-60 us to wake a
- * sleeping worker, 2-5 us to signal it, 0.2-1 us for a spinning one to
- * start, 0.1-0.2 us a chunk claimed. */
+ * take over. On a 2-vCPU AMD EPYC (Zen 4) shared with other work (a load
+ * average of 4 to 12): 7-9 us to wake a sleeping worker at the pool's
+ * start, 15-50 us later under load, and 5 us for a spinning one to start;
+ * the caller's signal 60 us to milliseconds (the woken worker can take the
+ * caller's CPU); a chunk claimed in 8-240 ns. */
 #define XS_HANDOFF_WAKE_PRIOR_NS 50000.0
 #define XS_HANDOFF_WORKER_PRIOR_NS 10000.0
 
