@@ -74,7 +74,7 @@ ptrdiff_t xs_handoff_run(xs_chunk_fn fn, const void *arg, ptrdiff_t items, xs_ha
  * machine's load. */
 void xs_handoff_set_costs(double wake_ns, double worker_ns);
 
-/* The least time a chunk should take: 2 us, ten times a claim of one
+/* The least time a chunk should take: 2 us, about ten times the claim of one
  * (pool.c measured 8-240 ns with two threads claiming, on a 2-vCPU
  * machine shared with other work). */
 #define XS_HANDOFF_CHUNK_NS 2000.0
