@@ -76,7 +76,8 @@ LEVELS = ["levels/kernels_baseline.c", "levels/kernels_avx2.c", "levels/kernels_
 # compile time (about 65, 50 and 20 s of CPU on an AMD EPYC), so starting
 # them first keeps every CPU busy to the end of the build.
 KERNELS = [*reversed(LEVELS), "driver/dispatch.c", "cpu/cpu_level.c", "runtime/pool.c",
-           "kernels/kernels_generic.c", "runtime/result_cache.c", "driver/tiled_chunks.c", "driver/relayout_run.c"]
+           "runtime/handoff.c", "runtime/rate.c", "kernels/kernels_generic.c",
+           "runtime/result_cache.c", "driver/tiled_chunks.c", "driver/relayout_run.c"]
 # The compiled modules, by dotted name under xlashape (the subpackage names
 # the layer each belongs to; xlashape/__init__.py lists the layers).
 SOURCES = {

@@ -7,12 +7,26 @@ import pytest
 from oracles import numpy_ravel
 
 import xlashape as xs
+from xlashape.core import _batch
+from xlashape.linear import packing
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
 
+
+@pytest.fixture
+def every_split():
+    """Every call large enough splits over as many threads as it asks, past
+    the CPUs too (handing out counted as free), whatever the machine's load."""
+    limit = _batch.set_cpu_limit(64)
+    _batch._set_handoff_costs(0, 0)
+    yield
+    _batch._set_handoff_costs(-1, -1)
+    _batch.set_cpu_limit(limit)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 7])
-def test_results_do_not_depend_on_the_thread_count(threads):
+def test_results_do_not_depend_on_the_thread_count(threads, every_split):
     rng = np.random.default_rng(threads)
     shape = xs.Shape("f32", [37, 11, 5, 3], xs.Layout([2, 0, 3, 1], [40, 11, 7, 3]))
     rows = np.stack([rng.integers(0, d, 300_000) for d in shape.dimensions], axis=1)
@@ -64,3 +78,32 @@ def test_a_forked_child_converts_after_the_parent_used_the_pool(text):
 
 def _ravel_in_child(rows, shape):
     return int(xs.ravel(rows, shape, threads=2).sum())
+
+
+@pytest.mark.parametrize("text", [
+    "f32[300,517]{0,1}",              # one transpose, cut along the destination's lines
+    "bf16[64,9,130]{0,2,1}",          # a transpose under an outer axis
+    "f32[300,700]{1,0:T(8,128)}",     # tiles, runs
+    "s8[33,1000]{1,0:T(8,128)(4,1)}",  # interleaved tiles
+])
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_relayouts_do_not_depend_on_the_thread_count(text, threads, every_split):
+    # Split on 64-byte lines of the destination wherever it starts: an out=
+    # at every multiple of 4 bytes within a line, streamed and not.
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    dtype = {"f32": np.float32, "bf16": np.uint16, "s8": np.int8}[text.split("[")[0]]
+    values = (np.arange(np.prod(shape.dimensions)) % 251).astype(dtype).reshape(shape.dimensions)
+    if text.startswith("bf16"):
+        values = values.view(packing.storage_dtype(shape.element_type))
+    expected = xs.to_linear(values, shape, threads=1)
+    for stream in (0, xs.cpu.MAX_THRESHOLD_BYTES):
+        previous = xs.cpu.set_stream_bytes(stream)
+        try:
+            for offset in range(0, 64, 4):
+                raw = np.zeros(expected.nbytes + offset, np.uint8)
+                out = raw[offset:].view(expected.dtype)
+                assert xs.to_linear(values, shape, out=out, threads=threads) is out
+                np.testing.assert_array_equal(out, expected)
+            np.testing.assert_array_equal(xs.from_linear(expected, shape, threads=threads), values)
+        finally:
+            xs.cpu.set_stream_bytes(previous)

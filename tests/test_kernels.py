@@ -15,6 +15,7 @@ from oracles import numpy_ravel, numpy_unravel
 
 import xlashape as xs
 from xlashape import cpu, reference
+from xlashape.core.threads import available_cpus
 
 LEVELS = xs.cpu_features()["supported"]
 INDEX_DTYPES = (np.int32, np.int64, np.uint32, np.uint64, np.int16, np.uint8)
@@ -287,8 +288,9 @@ def test_the_environment_refuses_a_level_above_the_best(best):
 
 def test_cpu_features_report_the_pool_before_and_after_it_starts():
     # Before the first call split across threads, the pool reports the
-    # workers it will start (threads - 1, never a misleading 0) and that it
-    # has not started; after, the workers it started and their wake-up time.
+    # workers it will start (threads - 1, never a misleading 0, and never
+    # more than the CPUs this process may use, less one) and that it has not
+    # started; after, the workers it started and their wake-up time.
     code = (
         "import json, numpy as np, xlashape as xs\n"
         "before = xs.cpu_features()\n"
@@ -300,11 +302,32 @@ def test_cpu_features_report_the_pool_before_and_after_it_starts():
     result = _run_python(code, XLASHAPE_NUM_THREADS="3")
     assert result.returncode == 0, result.stderr
     before, after = json.loads(result.stdout)
+    workers = min(3, available_cpus()) - 1
     assert before["threads"] == after["threads"] == 3
-    assert before["pool_started"] is False and before["pool_workers"] == 2
+    assert before["pool_started"] is False and before["pool_workers"] == workers
     assert before["pool_wake_ns"] is None
-    assert after["pool_started"] is True and after["pool_workers"] == 2
-    assert after["pool_wake_ns"] > 0
+    if workers:
+        assert after["pool_started"] is True and after["pool_workers"] == workers
+        assert after["pool_wake_ns"] > 0
+    else:
+        assert after["pool_started"] is False
+
+
+def test_no_call_runs_on_more_threads_than_the_cpus():
+    # threads= past the CPUs this process may use starts no more workers
+    # than those CPUs less one: more would only take turns on them.
+    code = (
+        "import json, numpy as np, xlashape as xs\n"
+        "rows = np.zeros((4_000_000, 2), np.int64)\n"
+        "for threads in (16, 64, 300):\n"
+        "    xs.ravel(rows, xs.Shape('f32', [4, 4]), threads=threads)\n"
+        "    xs.unravel(np.zeros(4_000_000, np.int64), xs.Shape('f32', [4, 4]), threads=threads)\n"
+        "    xs.to_linear(np.zeros((4096, 4096), np.float32), 'f32[4096,4096]{0,1}', threads=threads)\n"
+        "print(xs.cpu_features()['pool_workers'])\n"
+    )
+    result = _run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) <= available_cpus() - 1
     result = _run_python("import xlashape as xs; print(xs.cpu_features()['pool_workers'])",
                          XLASHAPE_NUM_THREADS="1")
     assert result.stdout.strip() == "0", result.stderr

@@ -16,8 +16,7 @@ from buffer_strategies import FILLED, UNFILLED, numbered
 from hypothesis import given, settings
 
 import xlashape as xs
-from xlashape import Layout, PaddingValue, Shape, reference
-from xlashape.core import _relayout
+from xlashape import Layout, PaddingValue, Shape, cpu, reference
 from xlashape.linear import packing
 
 LEVELS = xs.cpu_features()["supported"]
@@ -143,12 +142,12 @@ def byte_buffer(shape: Shape, offset: int, fill: int) -> np.ndarray:
 )
 def test_relayout_agrees_with_reference(pair, offset, threads, level, stream):
     # stream: every output streamed (non-temporal stores), however small.
-    previous = _relayout.set_stream_bytes(0 if stream else 2**62)
+    previous = cpu.set_stream_bytes(0 if stream else cpu.MAX_THRESHOLD_BYTES)
     try:
         with at_level(level):
             check_relayout(pair, offset, threads)
     finally:
-        _relayout.set_stream_bytes(previous)
+        cpu.set_stream_bytes(previous)
 
 
 def check_relayout(pair, offset, threads):
@@ -230,8 +229,9 @@ def test_large_buffers_at_every_level(level, text, threads):
         )
 
 
-# Past csrc/relayout/relayout.h's XS_STREAM_BYTES (8 MiB): runs and interleaves
-# written by streaming stores (transposes beside them, not streamed).
+# Past a streaming threshold of 16 MiB read and written (8 MiB written): runs
+# and interleaves written by streaming stores (transposes beside them, not
+# streamed).
 STREAMED = (
     "f32[1100,2048]{1,0:T(8,128)}",
     "bf16[1100,4100]{1,0:T(8,128)(2,1)}",
@@ -250,9 +250,13 @@ def test_streamed_outputs(level, text):
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
     out = byte_buffer(shape, 3, 0)  # misaligned: the run's ends by memcpy
-    for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
-        np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
-        same(xs.from_linear(buffer, shape, threads=2), values)
+    previous = cpu.set_stream_bytes(16 << 20)
+    try:
+        for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
+            np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
+            same(xs.from_linear(buffer, shape, threads=2), values)
+    finally:
+        cpu.set_stream_bytes(previous)
 
 
 # Streamed transposes whose result rows are whole 64-byte lines apart: an
@@ -279,7 +283,7 @@ def streamed_at_every_alignment(values: np.ndarray, calls) -> None:
     of that layout at every multiple of the element size within a 64-byte
     line, over two fills: the call returns its out=, which holds the
     reference's buffer of ``values`` and, elsewhere, what it held before."""
-    previous = _relayout.set_stream_bytes(0)
+    previous = cpu.set_stream_bytes(0)
     try:
         for offset, fill, (target, call) in itertools.product(
             range(0, 64, values.itemsize), (0x00, 0xA5), calls
@@ -289,7 +293,7 @@ def streamed_at_every_alignment(values: np.ndarray, calls) -> None:
             assert call(out) is out
             same(out, expected_buffer(target, values, before))
     finally:
-        _relayout.set_stream_bytes(previous)
+        cpu.set_stream_bytes(previous)
 
 
 # Streamed tiled moves into an out= at every multiple of the element size

@@ -79,15 +79,19 @@ def cpu_features() -> dict[str, object]:
             split across threads.
         ``pool_workers``
             The pool's worker threads besides the calling thread: before the
-            pool starts, the number a call at the default thread count will
-            start (``threads - 1``); after, the number started, which a call
-            given more ``threads`` may have raised.
+            pool starts, the most a call at the default thread count will
+            start (``threads - 1``, or one less than the CPUs this process
+            may use where that is fewer); after, the number started, which
+            a call given more ``threads`` may have raised (never past the
+            CPUs, less one).
         ``pool_wake_ns``
             How long a sleeping worker takes to wake, in nanoseconds,
             measured when the pool starts; None before.
         ``stream_bytes``, ``align_bytes``
             :func:`xlashape.cpu.stream_bytes` and
-            :func:`xlashape.cpu.align_bytes`.
+            :func:`xlashape.cpu.align_bytes`. Relayouts (``to_linear``,
+            ``from_linear``, ``relayout``) stream by the same threshold of
+            bytes read and written.
 
     Examples
     --------
@@ -106,7 +110,7 @@ def cpu_features() -> dict[str, object]:
         "levels": LEVELS,
         "threads": threads,
         "pool_started": started,
-        "pool_workers": int(pool["workers"]) if started else threads - 1,
+        "pool_workers": int(pool["workers"]) if started else min(threads, _batch.cpu_limit()) - 1,
         "pool_wake_ns": pool["wake_ns"] if started else None,
         "stream_bytes": stream_bytes(),
         "align_bytes": align_bytes(),

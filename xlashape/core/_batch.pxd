@@ -43,7 +43,6 @@ cdef extern from "runtime/pool.h" nogil:
 cdef extern from "relayout/relayout.h" nogil:
     enum:
         XS_MOVE_MAX_AXES
-    int64_t XS_STREAM_BYTES
     ctypedef struct xs_relayout_job:
         const char* src
         char* dst
@@ -67,11 +66,10 @@ cdef Py_ssize_t run_ravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int thread
 cdef Py_ssize_t run_unravel(LayoutPlan plan, xs_job* job, Py_ssize_t n, int threads) noexcept
 cdef int rows_job(xs_job* job, const char** column, Py_ssize_t* step, int* dtype,
                   cnp.ndarray a, int row_axis) except -1
-# The worker pool, for kernels built into other modules (_boxes), and the
-# relayout mover, at the CPU level in use (_relayout).
-cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
-                         Py_ssize_t min_chunk) noexcept nogil
-cdef double pool_wake_ns() noexcept nogil
+# The hand-off to the worker pool, for kernels built into other modules
+# (_boxes), and the relayout mover, at the CPU level in use (_relayout).
+cdef Py_ssize_t handoff_run(xs_chunk_fn fn, const void* arg, Py_ssize_t items, int threads,
+                            double work_ns) noexcept nogil
 cdef void run_relayout(const xs_relayout_job* job, int threads) noexcept nogil
 cdef object ravel_input(LayoutPlan plan, object indices, object mode, object out,
                         object threads, object dtype=*)

@@ -16,6 +16,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t
+from libc.string cimport memset
 
 import itertools
 
@@ -56,8 +57,10 @@ cdef extern from "driver/relayout_run.h" nogil:
 
 cdef extern from "runtime/pool.h" nogil:
     int XS_POOL_MAX
-    Py_ssize_t xs_pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
-                           Py_ssize_t min_chunk)
+    ctypedef struct xs_worker_cost:
+        double wake_ns
+        double worker_ns
+    int xs_pool_costs(xs_worker_cost* awake, xs_worker_cost* asleep)
     double xs_pool_wake_ns()
     int xs_pool_workers()
 
@@ -134,13 +137,94 @@ cdef int resolve_threads(object threads) except -1:
 LEVELS = tuple(xs_level_name(k).decode() for k in range(XS_NLEVELS))
 
 
-cdef Py_ssize_t pool_run(xs_chunk_fn fn, const void* arg, Py_ssize_t n, int threads,
-                         Py_ssize_t min_chunk) noexcept nogil:
-    return xs_pool_run(fn, arg, n, threads, min_chunk)
+cdef extern from "runtime/handoff.h" nogil:
+    ctypedef struct xs_handoff_costs:
+        double work_ns
+        xs_worker_cost awake
+        xs_worker_cost asleep
+        int awake_workers
+        Py_ssize_t items
+        Py_ssize_t min_chunk
+        int cap
+    ctypedef struct xs_handoff:
+        int threads
+        Py_ssize_t chunk
+    ctypedef struct xs_rate:
+        pass
+    double xs_handoff_model_ns(const xs_handoff_costs* costs, int threads)
+    xs_handoff xs_handoff_decide(const xs_handoff_costs* costs)
+    void xs_set_cpus(int cpus)
+    int xs_cpus()
+    xs_handoff xs_handoff_plan(double work_ns, Py_ssize_t items, Py_ssize_t min_chunk,
+                               int threads)
+    Py_ssize_t xs_handoff_run(xs_chunk_fn fn, const void* arg, Py_ssize_t items,
+                              xs_handoff plan)
+    Py_ssize_t xs_handoff_min_chunk(double item_ns, Py_ssize_t fewest)
+    void xs_handoff_set_costs(double wake_ns, double worker_ns)
+    void xs_rate_add(xs_rate* rate, double sample)
+    double xs_rate_estimate(const xs_rate* rate, double prior)
 
 
-cdef double pool_wake_ns() noexcept nogil:
-    return xs_pool_wake_ns()
+cdef Py_ssize_t handoff_run(xs_chunk_fn fn, const void* arg, Py_ssize_t items, int threads,
+                            double work_ns) noexcept nogil:
+    """Run fn over [0, items) as the hand-off decides for a call of
+    ``work_ns`` on one thread (csrc/runtime/handoff.h)."""
+    cdef double item_ns = work_ns / items if items > 0 else 0
+    cdef Py_ssize_t min_chunk = xs_handoff_min_chunk(item_ns, 1)
+    return xs_handoff_run(fn, arg, items, xs_handoff_plan(work_ns, items, min_chunk, threads))
+
+
+def cpu_limit():
+    """The most threads any call runs on, whatever its threads=."""
+    return xs_cpus()
+
+
+def set_cpu_limit(int cpus):
+    """No call runs on more than ``cpus`` threads, whatever its threads=
+    (xlashape.threads sets it at import to the CPUs this process may use);
+    returns the previous limit."""
+    previous = xs_cpus()
+    xs_set_cpus(cpus)
+    return previous
+
+
+def _set_handoff_costs(double wake_ns, double worker_ns):
+    """For tests: every call counts these costs a worker (ns) instead of the
+    pool's measured ones; negative: the measured ones again."""
+    xs_handoff_set_costs(wake_ns, worker_ns)
+
+
+cdef xs_handoff_costs _made_up_costs(double work_ns, tuple awake, tuple asleep,
+                                     int awake_workers, Py_ssize_t items, Py_ssize_t min_chunk,
+                                     int cap):
+    return xs_handoff_costs(work_ns, xs_worker_cost(awake[0], awake[1]),
+                            xs_worker_cost(asleep[0], asleep[1]), awake_workers, items,
+                            min_chunk, cap)
+
+
+def _handoff(double work_ns, tuple awake, tuple asleep, int awake_workers, Py_ssize_t items,
+             Py_ssize_t min_chunk, int cap):
+    """The hand-off's decision for made-up costs, each worker's a pair
+    (wake_ns, worker_ns): (threads, chunk)."""
+    cdef xs_handoff_costs costs = _made_up_costs(work_ns, awake, asleep, awake_workers, items,
+                                                 min_chunk, cap)
+    cdef xs_handoff plan = xs_handoff_decide(&costs)
+    return plan.threads, plan.chunk
+
+
+def _handoff_model_ns(double work_ns, tuple awake, tuple asleep, int awake_workers, int threads):
+    """The hand-off's model of a call's time on ``threads`` threads."""
+    cdef xs_handoff_costs costs = _made_up_costs(work_ns, awake, asleep, awake_workers, 1, 1, 1)
+    return xs_handoff_model_ns(&costs, threads)
+
+
+def _rate_estimate(samples, double prior):
+    """The hand-off's rate estimate after ``samples`` are added in order."""
+    cdef xs_rate rate
+    memset(&rate, 0, sizeof(rate))
+    for sample in samples:
+        xs_rate_add(&rate, sample)
+    return xs_rate_estimate(&rate, prior)
 
 
 cdef void run_relayout(const xs_relayout_job* job, int threads) noexcept nogil:
@@ -206,9 +290,14 @@ cdef int64_t _byte_count(object nbytes, str threshold) except? -1:
 
 
 def pool_info():
-    """The worker pool: workers started, and the wake-up latency measured
-    when it started (ns; 0 before)."""
-    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns()}
+    """The worker pool: workers started, the wake-up latency measured when
+    it started (ns; 0 before), the workers that spin now, and what the
+    hand-off would count now for a spinning worker and for a sleeping one:
+    (ns until it starts, ns on top)."""
+    cdef xs_worker_cost awake, asleep
+    cdef int spinning = xs_pool_costs(&awake, &asleep)
+    return {"workers": xs_pool_workers(), "wake_ns": xs_pool_wake_ns(), "spinning": spinning,
+            "awake": (awake.wake_ns, awake.worker_ns), "asleep": (asleep.wake_ns, asleep.worker_ns)}
 
 
 def traffic(src, dst):

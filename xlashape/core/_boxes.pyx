@@ -12,7 +12,7 @@ each row is its line's first row with one dimension moved on.
 
 from libc.stdint cimport int64_t
 
-from xlashape.core._batch cimport pool_run, pool_wake_ns, resolve_threads
+from xlashape.core._batch cimport handoff_run, resolve_threads
 
 
 cdef enum:
@@ -102,7 +102,7 @@ def write_boxes(const int64_t[:, ::1] starts, const int64_t[:, ::1] counts,
     ``out``, which has as many columns as ``starts``."""
     cdef boxes_job job
     cdef Py_ssize_t boxes = starts.shape[0], rank = starts.shape[1], axes = dims.shape[0]
-    cdef Py_ssize_t min_boxes, i
+    cdef Py_ssize_t i
     cdef int nthreads = resolve_threads(threads)
     if (first.shape[0] != boxes + 1 or counts.shape[0] != boxes or counts.shape[1] != axes
             or steps.shape[0] != axes or out.shape[1] != rank or axes == 0):
@@ -129,8 +129,7 @@ def write_boxes(const int64_t[:, ::1] starts, const int64_t[:, ::1] counts,
     job.starts, job.counts, job.first = &starts[0, 0], &counts[0, 0], &first[0]
     job.dims, job.steps, job.out = &dims[0], &steps[0], &out[0, 0]
     job.rank, job.axes = rank, axes
-    # a thread's share should outlast a sleeping worker's wake-up several
-    # times over; a row takes about a nanosecond to write
-    min_boxes = max(1, <Py_ssize_t> (4 * pool_wake_ns() * boxes / max(out.shape[0], 1)))
+    # the hand-off of every parallel call (csrc/runtime/handoff.h); a row
+    # takes about a nanosecond to write
     with nogil:
-        pool_run(_write_boxes, &job, boxes, nthreads, min_boxes)
+        handoff_run(_write_boxes, &job, boxes, nthreads, <double> out.shape[0])

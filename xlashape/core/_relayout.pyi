@@ -2,7 +2,6 @@ import numpy as np
 
 MAX_AXES: int
 
-def set_stream_bytes(nbytes: int) -> int: ...
 
 def empty(shape: tuple[int, ...], dtype: np.typing.DTypeLike) -> np.ndarray: ...
 

@@ -13,26 +13,18 @@ from libc.stdint cimport int64_t
 
 from xlashape.core._batch cimport (
     XS_MOVE_MAX_AXES,
-    XS_STREAM_BYTES,
     new_result,
     resolve_threads,
     run_relayout,
     xs_relayout_job,
 )
 
+from xlashape.core._batch import stream_bytes
+
 cnp.import_array()
 
 
 MAX_AXES = XS_MOVE_MAX_AXES
-cdef int64_t _stream_bytes = XS_STREAM_BYTES
-
-
-def set_stream_bytes(int64_t nbytes):
-    """Stream the output of boxes of at least ``nbytes`` (non-temporal
-    stores); returns the previous threshold. For tests and the bench."""
-    global _stream_bytes
-    previous, _stream_bytes = _stream_bytes, nbytes
-    return previous
 
 
 def empty(tuple shape, dtype):
@@ -59,7 +51,8 @@ def move(cnp.ndarray src, cnp.ndarray dst, int size, const int64_t[::1] src_step
     job.size = size
     job.axes = <int> src_step.shape[0]
     job.boxes = <int> start.shape[0]
-    job.stream_bytes = _stream_bytes
+    # streamed by the index kernels' threshold (xlashape.cpu.stream_bytes)
+    job.stream_bytes = stream_bytes()
     if job.boxes == 0:
         return
     job.src_step = job.dst_step = job.start = job.count = NULL  # rank 0: one element

@@ -7,12 +7,22 @@ kernel runs without the GIL. Results never depend on the thread count.
 The default is the number of CPUs this process may use: its CPU affinity,
 capped by a cgroup CPU quota when one is set (as in containers), and
 overridden by the ``XLASHAPE_NUM_THREADS`` environment variable. A call
-uses at most ``MAX_THREADS`` threads; a larger ``threads=`` runs on that
-many. When another thread of the process is already running a call on the
-pool, a call runs on its own thread instead of queueing. Whether a batch
-is split at all is decided per call: the pool measures how long a sleeping
-worker takes to wake when it first starts, and a batch is split only into
-chunks that take longer than about half of that.
+never runs on more threads than those CPUs (measured at import), nor than
+``MAX_THREADS``, whatever ``threads=`` asks: more would only take turns on
+the same CPUs. When another thread of the process is already running a
+call on the pool, a call runs on its own thread instead of queueing.
+
+``threads=`` is the most a call may use. How many it does use is decided
+per call, from what it costs: its time on one thread (its bytes, or rows,
+times the rate measured for its kind of call at the CPU level in use),
+the time a worker takes to start on it, and what each worker costs the
+call on top (waking it, handing it chunks). A call on ``w`` threads takes
+about ``(work + (w - 1) * start) / w + (w - 1) * per_worker``; each call
+gets the ``w`` that makes that least, so a mid-size batch runs on the few
+workers that pay for themselves, a small one alone, a large one on all.
+The rates and costs are medians of the last few calls' measurements, so
+no one slow call changes the next decision, and a busy machine, where
+workers start late, soon splits less.
 """
 
 from __future__ import annotations
@@ -148,3 +158,4 @@ def check_threads(threads: object) -> int:
 
 
 _batch.set_default_threads(_initial_threads())
+_batch.set_cpu_limit(available_cpus())

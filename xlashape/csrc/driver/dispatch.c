@@ -14,6 +14,7 @@
 
 #include "kernels/kernels_common.h"
 #include "kernels/kernels_generic.h"
+#include "runtime/handoff.h"
 #include "runtime/pool.h"
 #include "driver/tiled_chunks.h"
 
@@ -247,87 +248,76 @@ static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t sto
 
 /* -- hand-off -------------------------------------------------------------- */
 
-/* Nanoseconds per row, per direction, measured on calls of at least
- * XS_TIMED_ROWS rows: alone, and split over the pool. A batch large enough
- * to split is split only while splitting has been the faster of the two,
- * so a busy or oversubscribed machine (where workers wake late or lose
- * their CPU mid-chunk) soon runs calls alone again; every XS_PROBE_EVERY-th
- * such call tries the other way, so that both figures stay current. (The
- * figures are shared by all calls of a direction, whatever their rank or
- * layout: a heuristic, which never changes a result.) */
-#define XS_TIMED_ROWS 8192
-#define XS_PROBE_EVERY 16
-static double ns_alone[2] = {1.0, 1.0};
-static double ns_split[2] = {0.0, 0.0};  /* 0: not measured yet */
-static unsigned eligible_calls[2];
+/* Calls of fewer rows run alone, untimed: about a microsecond's work, less
+ * than any worker's start. */
+#define XS_SPLIT_ROWS 2048
+/* A chunk's fewest rows: 256 rows write whole cache lines at its ends
+ * but for the first and last. */
+#define XS_CHUNK_ROWS 256
+/* Nanoseconds per byte moved (read and written) before a direction's rate
+ * is measured: 20 GB/s, one core's rate or less (on an Intel Xeon, avx512,
+ * rank 4 int64 rows, 40 bytes each, one thread: 0.028 ns/byte ravel and
+ * 0.039 unravel at 10^4 rows, 0.063 and 0.040 at 10^8). Only the first
+ * call of each kind uses it. */
+#define XS_PRIOR_NS_PER_BYTE 0.05
 
-/* A sample counts for at most twice the figure it updates: one call that
- * lost its CPU or met page faults (12x the usual rate has been seen) would
- * otherwise turn the choice for the next 16 calls; slowness that lasts
- * still shows within a few calls. */
-static void update(double *ns, uint64_t t0, ptrdiff_t n) {
-    double rate = (double)(xs_now_ns() - t0) / (double)n;
-    if (*ns == 0.0) {
-        *ns = rate;
-        return;
-    }
-    if (rate > 2 * *ns) rate = 2 * *ns;
-    *ns = 0.75 * *ns + 0.25 * rate;
-}
+/* The one-thread rate, in ns per byte moved, per direction, CPU level and
+ * store mode (which says where the call's bytes live: plain stores within
+ * a core's L2, aligned slots past it, streamed stores past the last-level
+ * cache). Every timed call adds its threads' time over its bytes (a call
+ * split over the pool adds the sum of its chunks' times), so the rate
+ * follows the calls made, with no probe call the other way. (Shared by
+ * every rank and layout of a direction: a heuristic, which never changes a
+ * result.) */
+static xs_rate row_rate[2][XS_NLEVELS][3];
 
-/* Rows a chunk needs to pay for handing it to a worker: worth at least
- * half a wake-up. Before the pool has started (and measured its wake-up),
- * large enough that small batches never start it. */
-static ptrdiff_t min_chunk(int direction) {
-    double wake = xs_pool_wake_ns();
-    if (wake <= 0) return 1 << 15;
-    double rows = wake / ns_alone[direction] / 2;
-    return rows < 2048 ? 2048 : (ptrdiff_t)rows;
-}
-
-/* A chunk of a job whose kernels stream their stores: fenced on the thread
- * that wrote it, once its chunk is done (the kernels' own blocks, as under
- * 'clip', do not each fence), so that the results are visible before the
- * pool counts the chunk done and the call returns. */
+/* A chunk of a job, timed, and fenced on the thread that wrote it when the
+ * job streams its stores (the kernels' own blocks, as under 'clip', do not
+ * each fence), so that the results are visible before the pool counts the
+ * chunk done and the call returns. */
 typedef struct {
     xs_chunk_fn fn;
     const xs_job *job;
-} fenced_job;
+    int fence;
+    uint64_t *ns;  /* the chunks' time, summed */
+} timed_job;
 
-static ptrdiff_t fenced_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
-    const fenced_job *f = arg;
-    ptrdiff_t bad = f->fn(f->job, start, stop);
+static void fence_stores(void) {
 #if XS_X86_DISPATCH  /* sfence, as assembly: the level headers alone hold intrinsics */
     __asm__ __volatile__("sfence" ::: "memory");
 #else
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
+}
+
+static ptrdiff_t timed_chunk(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
+    const timed_job *t = arg;
+    uint64_t t0 = xs_now_ns();
+    ptrdiff_t bad = t->fn(t->job, start, stop);
+    if (t->fence) fence_stores();
+    XS_ADD_NS(t->ns, xs_now_ns() - t0);
     return bad;
 }
 
-/* ``timed``: the call's time may feed the split figures (not that of a
- * call into fresh memory, which times the page faults more than the
- * kernels: one such call would keep later ones from splitting). */
+/* ``timed``: the call's time may feed the rate (not that of a call into
+ * fresh memory, which times the page faults more than the kernels). */
 static ptrdiff_t run(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threads,
-                     int direction, int timed) {
-    fenced_job fenced = {fn, job};
-    const void *arg = job;
-    if (job->store == XS_STORE_STREAM) {
-        fn = fenced_chunk;
-        arg = &fenced;
+                     int direction, double row_bytes, int timed) {
+    uint64_t ns = 0;
+    timed_job t = {fn, job, job->store == XS_STORE_STREAM, &ns};
+    if (threads <= 1 || n < XS_SPLIT_ROWS) {
+        ptrdiff_t bad = fn(job, 0, n);
+        if (t.fence) fence_stores();
+        return bad;
     }
-    if (n < XS_TIMED_ROWS) return fn(arg, 0, n);
-    ptrdiff_t chunk = min_chunk(direction);
-    int split = threads > 1 && n >= 2 * chunk;
-    if (split) {
-        split = ns_split[direction] == 0.0 || ns_split[direction] < ns_alone[direction];
-        if (++eligible_calls[direction] % XS_PROBE_EVERY == 0) split = !split;
-    }
+    xs_rate *rate = &row_rate[direction][xs_level()][job->store];
+    const double row_ns = xs_rate_estimate(rate, XS_PRIOR_NS_PER_BYTE) * row_bytes;
+    xs_handoff plan = xs_handoff_plan(row_ns * (double)n, n,
+                                      xs_handoff_min_chunk(row_ns, XS_CHUNK_ROWS), threads);
     const int workers = xs_pool_workers();
-    uint64_t t0 = xs_now_ns();
-    ptrdiff_t bad = split ? xs_pool_run(fn, arg, n, threads, chunk) : fn(arg, 0, n);
+    ptrdiff_t bad = xs_handoff_run(timed_chunk, &t, n, plan);
     if (timed && xs_pool_workers() == workers)  /* a call that started threads times that too */
-        update(split ? &ns_split[direction] : &ns_alone[direction], t0, n);
+        xs_rate_add(rate, (double)ns / ((double)n * row_bytes));
     return bad;
 }
 
@@ -408,7 +398,7 @@ static ptrdiff_t start(xs_chunk_fn fn, const xs_job *job, ptrdiff_t n, int threa
     const char *at[3] = {rows, rows + n / 2 * step, rows + (n - 1) * step};
     int fresh = 0;
     call.store = n > 0 ? store_mode((double)n * row_bytes, at, &fresh) : XS_STORE_PLAIN;
-    return run(fn, &call, n, threads, direction, !fresh);
+    return run(fn, &call, n, threads, direction, row_bytes, !fresh);
 }
 
 ptrdiff_t xs_ravel(const xs_job *job, ptrdiff_t n, int threads) {

@@ -15,15 +15,18 @@
  *   another in the source: a blocked 2-D transpose of those two;
  * - XS_MOVE_GATHER: anything else, element by element.
  *
- * Moves that write at least stream_bytes (XS_STREAM_BYTES by default)
- * store with non-temporal (streaming) stores at the vector levels: such
- * output would not stay in cache, and streaming it skips reading each line
- * before writing it. Runs and interleaves stream their vectors, transposes
- * whole result lines (relayout_impl.h says how).
+ * Moves that read and write at least stream_bytes (the index kernels'
+ * threshold, xs_stream_bytes of driver/dispatch.h, which the glue copies
+ * into each job) store with non-temporal (streaming) stores at the vector
+ * levels: such output would not stay in cache, and streaming it skips
+ * reading each line before writing it. Runs and interleaves stream their
+ * vectors, transposes whole result lines (relayout_impl.h says how).
  *
- * Boxes large enough to pay are split along their most major axis over
- * the worker pool of pool.h. The kernels (relayout_impl.h) are those of the
- * CPU level in use, from its struct of kernels.h. */
+ * Boxes large enough to pay are split along their most major axis, on
+ * 64-byte lines of the destination, over the worker pool of pool.h, on as
+ * many threads as the hand-off of handoff.h gives them. The kernels
+ * (relayout_impl.h) are those of the CPU level in use, from its struct of
+ * kernels.h. */
 #ifndef XLASHAPE_RELAYOUT_H
 #define XLASHAPE_RELAYOUT_H
 
@@ -33,7 +36,6 @@
 #include "runtime/pool.h"
 
 #define XS_MOVE_MAX_AXES 64
-#define XS_STREAM_BYTES ((int64_t)8 << 20)  /* the default of xs_relayout_job.stream_bytes */
 
 enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
 
@@ -64,7 +66,7 @@ typedef struct {
     int boxes;
     const int64_t *start;    /* boxes x axes */
     const int64_t *count;    /* boxes x axes */
-    int64_t stream_bytes;    /* stream a box's output from this many bytes up */
+    int64_t stream_bytes;    /* stream a box that reads and writes this many bytes or more */
 } xs_relayout_job;
 
 #endif

@@ -10,11 +10,17 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
     return fn(arg, 0, n);
 }
 double xs_pool_wake_ns(void) { return 0; }
+int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep) {
+    awake->wake_ns = awake->worker_ns = asleep->wake_ns = asleep->worker_ns = 0;
+    return 0;
+}
 int xs_pool_workers(void) { return 0; }
 #include <time.h>
 uint64_t xs_now_ns(void) { return (uint64_t)clock() * (1000000000ULL / CLOCKS_PER_SEC); }
 
 #else
+
+#include "runtime/rate.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -52,13 +58,14 @@ static struct {
     uint64_t ticket;              /* atomic */
     int done;                     /* chunks finished (atomic) */
     ptrdiff_t first_bad;          /* atomic minimum; PTRDIFF_MAX for none */
-    uint64_t first_claim_ns;      /* calibration only */
+    uint64_t worker_start_ns;     /* atomic: a worker's first claim (0: none yet) */
     /* the pool */
     uint64_t generation;          /* atomic: a new job bumps it */
     int workers;
     int sleepers;                 /* atomic */
     int busy;                     /* atomic: a call holds the pool */
-    double wake_ns;
+    double wake_ns;               /* calibrate() says what these are */
+    double claim_ns;
     pthread_mutex_t lock;
     /* Each worker sleeps on its own condition, so that a job wakes only the
      * workers it may use (waking all of 255 to run on 2 cores would delay
@@ -85,17 +92,19 @@ static void record_bad(ptrdiff_t row) {
     }
 }
 
-/* Take and run chunks of job ``gen`` until none is left. */
-static void take_chunks(uint64_t gen) {
+/* Take and run chunks of job ``gen`` until none is left (``worker``: on a
+ * worker, whose first claim marks when the workers started). */
+static void take_chunks(uint64_t gen, int worker) {
     for (;;) {
         uint64_t t = __atomic_load_n(&pool.ticket, XS_ACQ);
         uint64_t next = t & XS_MAX_CHUNKS;
         uint64_t count = (t >> XS_CHUNK_BITS) & XS_MAX_CHUNKS;
         if ((t >> (2 * XS_CHUNK_BITS)) != (gen & XS_GEN_MASK) || next >= count) return;
         if (!__atomic_compare_exchange_n(&pool.ticket, &t, t + 1, 0, XS_SEQ, XS_ACQ)) continue;
-        if (pool.fn == NULL) {  /* calibration: a job that does nothing */
-            pool.first_claim_ns = xs_now_ns();
-        } else {
+        uint64_t none = 0;
+        if (worker && __atomic_load_n(&pool.worker_start_ns, XS_ACQ) == 0)
+            __atomic_compare_exchange_n(&pool.worker_start_ns, &none, xs_now_ns(), 0, XS_SEQ, XS_ACQ);
+        if (pool.fn != NULL) {  /* NULL: calibration, a job that does nothing */
             ptrdiff_t row = pool.fn(pool.arg, chunk_start((int)next), chunk_start((int)next + 1));
             if (row >= 0) record_bad(row);
         }
@@ -131,7 +140,7 @@ static void *worker(void *p) {
         }
         seen = gen;
         if (start.index < __atomic_load_n(&pool.helpers, XS_ACQ))
-            take_chunks(gen);
+            take_chunks(gen, 1);
     }
     return NULL;
 }
@@ -171,7 +180,10 @@ static void grow(int workers) {
     }
 }
 
-static void publish(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int nchunks, int helpers) {
+/* Hands out a job; returns the sleeping workers it woke. */
+static int publish(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int nchunks, int helpers) {
+    int woken = 0;
+    pool.worker_start_ns = 0;
     pool.fn = fn;
     pool.arg = arg;
     pool.n = n;
@@ -188,9 +200,13 @@ static void publish(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int nchunks, i
     if (__atomic_load_n(&pool.sleepers, XS_SEQ) > 0) {
         pthread_mutex_lock(&pool.lock);
         for (int w = 0; w < helpers; w++)
-            if (pool.asleep[w]) pthread_cond_signal(&pool.wake[w]);
+            if (pool.asleep[w]) {
+                pthread_cond_signal(&pool.wake[w]);
+                woken++;
+            }
         pthread_mutex_unlock(&pool.lock);
     }
+    return woken;
 }
 
 static void wait_done(int nchunks) {
@@ -201,26 +217,72 @@ static void wait_done(int nchunks) {
     }
 }
 
-/* Wake-up latency of worker 0 from its sleep: the median of
- * XS_WAKE_TRIALS, so that a sample taken while the new threads still
- * start (or the machine is busy) does not stick. */
+/* What handing out a job costs (xs_pool_costs), each the median of its
+ * last samples (rate.h), so that no one job (a worker that lost its CPU)
+ * turns the hand-off: start_cost[slept], from handing out a job until the
+ * first worker starts on it, when every worker it asked for slept (1) or
+ * none did (0); signal_cost, the caller's own time in publish() per
+ * sleeping worker it wakes (a futex call, which on a busy machine may let
+ * the woken worker take the caller's CPU). calibrate() gives them their
+ * first samples; every job the pool runs adds its own. */
+static xs_rate start_cost[2];
+static xs_rate signal_cost;
+
+/* The samples of one job, handed out at ``t0``, on the caller's thread
+ * from ``t1``, done at ``t2``: where no worker took a chunk, the job's time
+ * is what starting one cost at least. */
+static void add_costs(int woken, int helpers, uint64_t t0, uint64_t t1, uint64_t t2) {
+    uint64_t started = __atomic_load_n(&pool.worker_start_ns, XS_ACQ);
+    if (woken == 0 || woken == helpers)
+        xs_rate_add(&start_cost[woken > 0], (double)((started ? started : t2) - t0));
+    if (woken > 0) xs_rate_add(&signal_cost, (double)(t1 - t0) / woken);
+}
+
+/* When the pool first starts: the costs above, with the workers idle; the
+ * median wake-up of a sleeping worker 0, which cpu_features() reports
+ * (pool_wake_ns); and claim_ns, one chunk claimed (a compare-and-swap on
+ * the ticket's line) while the caller and worker 0 claim chunks of one
+ * job, the median of XS_WAKE_TRIALS. */
 #define XS_WAKE_TRIALS 7
+#define XS_CLAIM_TRIALS 256
+
+/* The median of XS_WAKE_TRIALS samples (sorted in place). */
+static double median(double *sample) {
+    for (int t = 1; t < XS_WAKE_TRIALS; t++)  /* insertion sort */
+        for (int k = t; k > 0 && sample[k - 1] > sample[k]; k--) {
+            double swap = sample[k];
+            sample[k] = sample[k - 1];
+            sample[k - 1] = swap;
+        }
+    return sample[XS_WAKE_TRIALS / 2];
+}
 static void calibrate(void) {
-    double trials[XS_WAKE_TRIALS];
+    double wake[XS_WAKE_TRIALS], claim[XS_WAKE_TRIALS];
     for (int t = 0; t < XS_WAKE_TRIALS; t++) {
         /* every worker asleep (all spin a while first, on however few cores) */
         uint64_t deadline = xs_now_ns() + (20 + (uint64_t)pool.workers) * XS_POOL_SPIN_NS;
         while (__atomic_load_n(&pool.sleepers, XS_SEQ) < pool.workers && xs_now_ns() < deadline)
             sched_yield();
         uint64_t t0 = xs_now_ns();
-        publish(NULL, NULL, 1, 1, 1);
+        int woken = publish(NULL, NULL, 1, 1, 1);
+        uint64_t t1 = xs_now_ns();
         wait_done(1);
-        double sample = (double)(pool.first_claim_ns - t0);
-        int k = t;  /* insertion sort */
-        for (; k > 0 && trials[k - 1] > sample; k--) trials[k] = trials[k - 1];
-        trials[k] = sample;
+        add_costs(woken, 1, t0, t1, xs_now_ns());
+        wake[t] = (double)(pool.worker_start_ns - t0);
+        /* worker 0 spins now */
+        t0 = xs_now_ns();
+        woken = publish(NULL, NULL, 1, 1, 1);
+        t1 = xs_now_ns();
+        wait_done(1);
+        add_costs(woken, 1, t0, t1, xs_now_ns());
+        t0 = xs_now_ns();
+        publish(NULL, NULL, XS_CLAIM_TRIALS, XS_CLAIM_TRIALS, 1);
+        take_chunks(__atomic_load_n(&pool.generation, XS_ACQ), 0);
+        wait_done(XS_CLAIM_TRIALS);
+        claim[t] = (double)(xs_now_ns() - t0) / XS_CLAIM_TRIALS;
     }
-    pool.wake_ns = trials[XS_WAKE_TRIALS / 2];
+    pool.wake_ns = median(wake);
+    pool.claim_ns = median(claim);
 }
 
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
@@ -242,19 +304,34 @@ ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
         __atomic_store_n(&pool.busy, 0, XS_SEQ);
         return fn(arg, 0, n);
     }
-    /* Four chunks per thread, so late and slow threads even out. */
-    ptrdiff_t nchunks = 4 * (ptrdiff_t)(helpers + 1);
+    ptrdiff_t nchunks = XS_POOL_CHUNKS_PER_THREAD * (ptrdiff_t)(helpers + 1);
     if (nchunks > most) nchunks = most;
     if (nchunks > XS_MAX_CHUNKS) nchunks = XS_MAX_CHUNKS;
-    publish(fn, arg, n, (int)nchunks, helpers);
-    take_chunks(__atomic_load_n(&pool.generation, XS_ACQ));
+    uint64_t t0 = xs_now_ns();
+    int woken = publish(fn, arg, n, (int)nchunks, helpers);
+    uint64_t t1 = xs_now_ns();
+    take_chunks(__atomic_load_n(&pool.generation, XS_ACQ), 0);
     wait_done((int)nchunks);
+    add_costs(woken, helpers, t0, t1, xs_now_ns());
     ptrdiff_t bad = pool.first_bad;
     __atomic_store_n(&pool.busy, 0, XS_SEQ);
     return bad == PTRDIFF_MAX ? -1 : bad;
 }
 
 double xs_pool_wake_ns(void) { return pool.wake_ns; }
+
+int xs_pool_costs(xs_worker_cost *awake, xs_worker_cost *asleep) {
+    const double claims = XS_POOL_CHUNKS_PER_THREAD * pool.claim_ns;
+    asleep->wake_ns = xs_rate_estimate(&start_cost[1], pool.wake_ns);
+    asleep->worker_ns = xs_rate_estimate(&signal_cost, 0) + claims;
+    /* a spinning worker's start, until one is seen (on a busy machine,
+     * where the caller can lose its CPU to the worker it wakes, the worker
+     * may sleep again before the next job), counts as a sleeping one's */
+    awake->wake_ns = xs_rate_estimate(&start_cost[0], asleep->wake_ns);
+    awake->worker_ns = claims;
+    return pool.workers - __atomic_load_n(&pool.sleepers, XS_ACQ);
+}
+
 int xs_pool_workers(void) { return pool.workers; }
 
 #endif
