@@ -19,7 +19,7 @@ import sys
 import numpy as np
 import pytest
 from command_line import command_env, stderr_on_a_terminal
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from xlashape.cli.bench import measure
@@ -228,13 +228,15 @@ def test_the_copy_limit_has_a_split_copy_for_several_threads_and_takes_the_faste
 
 
 @given(st.lists(st.tuples(st.floats(1e-6, 1.0), st.floats(1e-6, 1.0)), min_size=1, max_size=50))
+# two ratios an ulp apart: the interpolated upper quartile falls below their mean
+@example([(0.21171079649281718, 1.0), (0.2117107964928172, 1.0)])
 def test_a_ratio_is_the_median_over_rounds_with_its_quartiles(rounds):
     top, bottom = ([t for t, _ in rounds], [b for _, b in rounds])
     median, (low, high) = bench.round_ratios(top, bottom)
     ratios = sorted(t / b for t, b in rounds)
     assert median == pytest.approx(float(np.median(ratios)))
     if len(ratios) > 1:  # the 'exclusive' quartiles of the statistics module
-        assert (low, high) == pytest.approx(tuple(statistics.quantiles(ratios, n=4)[::2]))
+        assert (low, high) == pytest.approx(tuple(statistics.quantiles(ratios, n=4)[::2]), rel=1e-12)
     assert low <= median <= high
 
 

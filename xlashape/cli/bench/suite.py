@@ -268,7 +268,10 @@ def round_ratios(top: Sequence[float], bottom: Sequence[float]) -> tuple[float, 
     if len(ratios) < 2:
         return ratios[0], (ratios[0], ratios[0])
     low, _, high = statistics.quantiles(ratios, n=4)
-    return statistics.median(ratios), (low, high)
+    median = statistics.median(ratios)
+    # The quartiles are interpolated, so where the ratios near the middle
+    # are equal they can land an ulp on the wrong side of the median.
+    return median, (min(low, median), max(high, median))
 
 
 def traffic_call(case: Case) -> Callable[[], object] | None:
