@@ -303,7 +303,7 @@ def test_cpu_features_report_the_pool_before_and_after_it_starts():
     assert result.returncode == 0, result.stderr
     before, after = json.loads(result.stdout)
     workers = min(3, available_cpus()) - 1
-    assert before["threads"] == after["threads"] == 3
+    assert before["threads"] == after["threads"] == min(3, available_cpus())
     assert before["pool_started"] is False and before["pool_workers"] == workers
     assert before["pool_wake_ns"] is None
     if workers:
@@ -331,6 +331,25 @@ def test_no_call_runs_on_more_threads_than_the_cpus():
     result = _run_python("import xlashape as xs; print(xs.cpu_features()['pool_workers'])",
                          XLASHAPE_NUM_THREADS="1")
     assert result.stdout.strip() == "0", result.stderr
+
+
+def test_features_count_only_the_threads_a_call_may_run_on():
+    # Where the build has no pool (Windows) the CPU limit is 1 from import;
+    # the same limit set here shows what cpu_features says there.
+    code = (
+        "import json, xlashape as xs\n"
+        "from xlashape.core import _batch\n"
+        "print(json.dumps([_batch.POOL_THREADED, _batch.cpu_limit()]))\n"
+        "_batch.set_cpu_limit(1)\n"
+        "xs.ravel(__import__('numpy').zeros((4_000_000, 2), 'int64'), xs.Shape('f32', [4, 4]), threads=8)\n"
+        "f = xs.cpu_features()\n"
+        "print(json.dumps([f['threads'], f['pool_workers'], f['pool_started']]))\n"
+    )
+    result = _run_python(code, XLASHAPE_NUM_THREADS="8")
+    assert result.returncode == 0, result.stderr
+    (threaded, limit), features = map(json.loads, result.stdout.splitlines())
+    assert limit == (available_cpus() if threaded else 1)
+    assert features == [1, 0, False]
 
 
 def test_unknown_levels_are_refused():

@@ -72,16 +72,17 @@ def cpu_features() -> dict[str, object]:
         ``levels``
             Every level the kernels are compiled for (``xlashape.cpu.LEVELS``).
         ``threads``
-            The threads a batch call uses by default, the calling thread
-            included (:func:`xlashape.get_num_threads`).
+            The most threads a batch call uses by default, the calling
+            thread included: :func:`xlashape.get_num_threads`, capped by the
+            CPUs this process may use, and 1 where the build has no worker
+            pool (Windows: every call runs on the calling thread).
         ``pool_started``
             Whether the worker pool has started: it starts at the first call
             split across threads.
         ``pool_workers``
             The pool's worker threads besides the calling thread: before the
             pool starts, the most a call at the default thread count will
-            start (``threads - 1``, or one less than the CPUs this process
-            may use where that is fewer); after, the number started, which
+            start (``threads - 1``); after, the number started, which
             a call given more ``threads`` may have raised (never past the
             CPUs, less one).
         ``pool_wake_ns``
@@ -101,7 +102,7 @@ def cpu_features() -> dict[str, object]:
     """
     best = _batch.best_cpu_level()
     pool = _batch.pool_info()
-    threads = int(_batch.get_default_threads())
+    threads = min(int(_batch.get_default_threads()), _batch.cpu_limit())
     started = pool["workers"] > 0
     return {
         "level": _batch.cpu_level(),
@@ -110,7 +111,7 @@ def cpu_features() -> dict[str, object]:
         "levels": LEVELS,
         "threads": threads,
         "pool_started": started,
-        "pool_workers": int(pool["workers"]) if started else min(threads, _batch.cpu_limit()) - 1,
+        "pool_workers": int(pool["workers"]) if started else threads - 1,
         "pool_wake_ns": pool["wake_ns"] if started else None,
         "stream_bytes": stream_bytes(),
         "align_bytes": align_bytes(),

@@ -13,6 +13,7 @@ WRAP: int
 CLIP: int
 MODES: dict[str, int]
 MAX_THREADS: int
+POOL_THREADED: bool
 LEVELS: tuple[str, ...]
 
 def get_default_threads() -> int: ...

@@ -57,6 +57,7 @@ cdef extern from "driver/relayout_run.h" nogil:
 
 cdef extern from "runtime/pool.h" nogil:
     int XS_POOL_MAX
+    int XS_POOL_THREADED
     ctypedef struct xs_worker_cost:
         double wake_ns
         double worker_ns
@@ -97,6 +98,9 @@ for _code in (XS_RAISE, XS_WRAP, XS_CLIP):
         ONCE_CODES[_code][_k] = _code
 # The most threads one call uses; a larger ``threads`` runs on this many.
 MAX_THREADS = XS_POOL_MAX + 1
+# Whether this build has a worker pool (POSIX threads); without one every
+# call runs on the calling thread.
+POOL_THREADED = bool(XS_POOL_THREADED)
 # Columns kept on the stack: as many as the kernels unroll; higher ranks allocate.
 cdef enum:
     STACK_RANK = XS_MAX_UNROLLED

@@ -158,4 +158,6 @@ def check_threads(threads: object) -> int:
 
 
 _batch.set_default_threads(_initial_threads())
-_batch.set_cpu_limit(available_cpus())
+# No call runs on more threads than the CPUs this process may use, nor on
+# more than one where the build has no pool (Windows).
+_batch.set_cpu_limit(available_cpus() if _batch.POOL_THREADED else 1)

@@ -1,7 +1,7 @@
 /* The worker pool of pool.h. */
 #include "runtime/pool.h"
 
-#if defined(_WIN32) || !(defined(__GNUC__) || defined(__clang__))
+#if !XS_POOL_THREADED
 
 ptrdiff_t xs_pool_run(xs_chunk_fn fn, const void *arg, ptrdiff_t n, int threads,
                       ptrdiff_t min_chunk) {

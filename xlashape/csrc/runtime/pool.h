@@ -20,6 +20,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether this build has a pool: POSIX threads under GCC or clang. Elsewhere
+ * (Windows, MSVC) every call runs on the calling thread. */
+#if defined(_WIN32) || !(defined(__GNUC__) || defined(__clang__))
+#define XS_POOL_THREADED 0
+#else
+#define XS_POOL_THREADED 1
+#endif
+
 #define XS_POOL_MAX 255
 #define XS_POOL_SPIN_NS 50000
 /* A job is cut into this many chunks per thread (fewer where a chunk would
