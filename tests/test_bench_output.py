@@ -394,6 +394,10 @@ def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
         (row.name, call) for row in ROWS for call in ("to_linear", "from_linear")]
     for r in records:
         assert r["xlashape_of_copy"] == pytest.approx(r["copy_s"] / r["xlashape_s"])
+        # tiled rows: into an out= on a 64-byte line and 16 bytes past one
+        assert ("unaligned_of_aligned" in r) == ("T(" in r["shape"])
+        if "T(" in r["shape"]:
+            assert r["unaligned_of_aligned"] == pytest.approx(r["unaligned_out_s"] / r["aligned_out_s"])
     markdown = lines_of((tmp_path / "r.md").read_text())
     assert markdown[0].startswith("| row ") and "xlashape of copy" in markdown[0]
     cells = [[c.strip() for c in line.split("|")[1:-1]] for line in markdown[2:2 + len(records)]]
@@ -401,6 +405,8 @@ def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
     assert [(c[0], c[1]) for c in cells] == [(r["row"], r["direction"]) for r in records]
     assert [c[header.index("xlashape of copy")] for c in cells] == [
         f"{r['xlashape_of_copy']:.2f}" for r in records]
+    assert [c[header.index("+16 B / aligned")] for c in cells] == [
+        f"{r['unaligned_of_aligned']:.2f}" if "unaligned_of_aligned" in r else "-" for r in records]
 
 
 def test_relayout_refuses_what_only_the_index_grid_takes(cli):

@@ -332,6 +332,70 @@ def test_streamed_tiles_at_every_alignment(level, text):
     ))  # fmt: skip
 
 
+# from_linear into an out= at every multiple of the element size within a
+# 64-byte line, streamed or not: the tilings above (every element size under
+# T(8,128), the (2,1) and (4,1) interleaves, padded tiles) and (4,1) under
+# T(4,128). Bytes of the larger array outside out= stay as they were.
+FROM_TILED = (*TILED_ROWS, "s8[20,300]{1,0:T(4,128)(4,1)}", "bf16[12,260]{1,0:T(4,128)(4,1)}")
+
+
+@pytest.mark.parametrize("stream", [0, 2**62])
+@pytest.mark.parametrize("text", FROM_TILED)
+def test_from_linear_into_out_at_every_alignment(level, text, stream):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    buffer = xs.to_linear(values, shape)
+    wanted = xs.from_linear(buffer, shape)
+    same(wanted, values)
+    previous = _relayout.set_stream_bytes(stream)
+    try:
+        for offset, fill in itertools.product(range(0, 64, values.itemsize), (0x00, 0xA5)):
+            raw = np.full(values.nbytes + 128, fill, dtype=np.uint8)
+            start = (-raw.ctypes.data) % 64 + offset
+            out = raw[start : start + values.nbytes].view(values.dtype).reshape(values.shape)
+            before = raw.copy()
+            assert xs.from_linear(buffer, shape, out=out) is out
+            same(out, wanted)
+            outside = np.ones(raw.size, dtype=bool)
+            outside[start : start + values.nbytes] = False
+            np.testing.assert_array_equal(raw[outside], before[outside])
+    finally:
+        _relayout.set_stream_bytes(previous)
+
+
+@pytest.mark.parametrize("text", ["f32[2,3]{0,1:T(2,2)}", "s4[3,5]{1,0:T(2,2)E(4)}", "bf16[4,3]{0,1}"])
+def test_from_linear_into_out_agrees_with_reference(text):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = values_of(shape)
+    buffer = xs.to_linear(values, shape)
+    out = np.full(values.shape, 3, values.dtype)
+    assert xs.from_linear(buffer, shape, out=out) is out
+    same(out, values)
+
+
+def test_from_linear_out_errors():
+    shape = xs.ShapeUtil.parse_shape_string("f32[2,3]{0,1:T(2,2)}")
+    buffer = xs.to_linear(numbered((2, 3), np.float32), shape)
+    read_only = np.zeros((2, 3), np.float32)
+    read_only.flags.writeable = False
+    cases = [
+        ([[0.0] * 3] * 2, TypeError, "out must be a NumPy array, got list"),
+        (np.zeros((3, 2), np.float32), ValueError, r"out must have shape \(2, 3\), got \(3, 2\)"),
+        (np.zeros((2, 3)), TypeError, r"out must have dtype float32 \(native byte order\), got float64"),
+        (np.zeros((2, 3), ">f4"), TypeError, r"out must have dtype float32 \(native byte order\), got >f4"),
+        (read_only, ValueError, "out is read-only"),
+        (np.zeros((3, 2), np.float32).T, ValueError, "out must be C-contiguous"),
+        (buffer[:6].reshape(2, 3), ValueError, "out overlaps an input array"),
+    ]
+    for out, error, message in cases:
+        before = np.array(out, copy=True)
+        kept = buffer.copy()
+        with pytest.raises(error, match=message):
+            xs.from_linear(buffer, shape, out=out)
+        np.testing.assert_array_equal(np.asarray(out), before)
+        same(buffer, kept)
+
+
 # -- padding -------------------------------------------------------------------------
 def test_out_padding_left_untouched_for_unspecified_padding():
     # Issue 18: to_linear(..., out=) wrote 0 into the tile padding.

@@ -366,11 +366,20 @@ def view_linear(buffer: np.ndarray, shape: Shape | str) -> np.ndarray:
     return _strided_view(buffer, shape, shape.dimensions)
 
 
-def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None = None) -> np.ndarray:
-    """The logical array stored in a linear buffer, as a new C-ordered array.
+def from_linear(
+    buffer: np.ndarray,
+    shape: Shape | str,
+    *,
+    out: np.ndarray | None = None,
+    threads: int | None = None,
+) -> np.ndarray:
+    """The logical array stored in a linear buffer, as a C-ordered array.
 
     Takes the same buffers as :func:`view_linear`; the result shares no
-    memory with ``buffer``.
+    memory with ``buffer``. ``out``, if given, must be a writable,
+    C-contiguous array of the shape's dimensions and dtype (the one
+    :func:`to_linear` takes for the shape), apart from ``buffer``; it is
+    filled and returned.
 
     Parameters
     ----------
@@ -378,6 +387,9 @@ def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None =
         The linear buffer.
     shape : Shape
         How the elements lie in it.
+    out : numpy.ndarray, optional
+        A writable, C-contiguous array of the shape's dimensions and dtype
+        to fill and return.
     threads : int, optional
         Threads to split large buffers over (None: the default, see
         ``xlashape.set_default_threads``).
@@ -385,8 +397,15 @@ def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None =
     Returns
     -------
     numpy.ndarray
-        A new C-ordered array with the shape's dimensions. Padding is never
-        read into it.
+        A C-ordered array with the shape's dimensions, new or ``out``.
+        Padding is never read into it.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a buffer of the wrong size, dtype, rank or contiguity, or an
+        ``out`` of the wrong shape or dtype, read-only, not C-contiguous, or
+        sharing memory with ``buffer``.
 
     Examples
     --------
@@ -395,10 +414,22 @@ def from_linear(buffer: np.ndarray, shape: Shape | str, *, threads: int | None =
     >>> a, a.flags.c_contiguous
     (array([[1., 3.],
            [2., 4.]], dtype=float32), True)
+
+    Into an array you own, reused across calls:
+
+    >>> mine = np.empty((2, 2), dtype=np.float32)
+    >>> xs.from_linear(np.array([5, 6, 7, 8], dtype=np.float32), shape, out=mine) is mine
+    True
+    >>> mine
+    array([[5., 7.],
+           [6., 8.]], dtype=float32)
     """
     shape = require_shape(shape)
     data = _unpacked(_check_buffer(buffer, shape, "buffer"), shape)
-    result = _relayout.empty(shape.dimensions, data.dtype)
+    if out is None:
+        result = _relayout.empty(shape.dimensions, data.dtype)
+    else:
+        result = _batch.check_out(out, shape.dimensions, (buffer,), dtype=data.dtype, contiguous=True)
     axes = relayout_plan.shape_axes(shape, data.itemsize)
     if not _move(data, axes, result, relayout_plan.array_axes(result), shape, threads):
         result[...] = data[packing.element_offsets(shape)].reshape(shape.dimensions)

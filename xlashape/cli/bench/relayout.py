@@ -20,6 +20,12 @@ data, interleaved round by round in one process:
 
 xlashape's ``from_linear`` allocates its result, as a user's call does
 (the result cache hands it the memory the previous result left).
+
+Tiled rows also time each direction into an ``out=`` that starts on a
+64-byte line and into one that starts 16 bytes past a line (where
+``np.empty`` usually puts a large buffer), in the same rounds: their
+medians, and the second's over the first's.
+
 Figures are fractions of the copy: the copy's median time over the
 call's, both medians over the same rounds (1.0 runs at copy speed). A
 fraction can pass 1 where the call streams its stores past the cache and
@@ -67,6 +73,18 @@ ROWS = (
     Row("T(8,128)(4,1) s8", "s8[8192,8192]{1,0:T(8,128)(4,1)}"),
     Row("padded T(8,128) f32", "f32[4000,4000]{1,0:T(8,128)}"),
 )
+
+
+# Bytes past a 64-byte line of the unaligned out= (np.empty's usual start).
+UNALIGNED_BYTES = 16
+
+
+def at_line_offset(like: np.ndarray, offset: int) -> np.ndarray:
+    """A zeroed array of ``like``'s shape and dtype that starts ``offset``
+    bytes past a 64-byte line."""
+    raw = np.zeros(like.nbytes + 64 + offset, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    return raw[start : start + like.nbytes].view(like.dtype).reshape(like.shape)
 
 
 def _quick(text: str) -> str:
@@ -143,7 +161,7 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
     dtype = packing.storage_dtype(shape.element_type)
     assert dtype is not None
     array = (np.arange(shape.element_count) % 97).astype(dtype).reshape(shape.dimensions)
-    buffer = to_linear(array, shape)
+    buffer = to_linear(array, shape, out=at_line_offset(to_linear(array, shape), 0))
     back = np.empty_like(array)
     copy_src = buffer.reshape(-1).copy()
     src_axes = relayout_plan.shape_axes(shape, array.itemsize)
@@ -158,6 +176,12 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
         "numpy to": numpy_call(array, buffer, to_plan),
         "numpy from": numpy_call(buffer, back, from_plan),
     }
+    if shape.layout.tiles:  # into out= on a line (to_linear's own buffer) and past one
+        placed = at_line_offset(buffer, UNALIGNED_BYTES)
+        read = {"aligned": at_line_offset(array, 0), "unaligned": at_line_offset(array, UNALIGNED_BYTES)}
+        calls["to_linear unaligned"] = lambda: to_linear(array, shape, out=placed, threads=threads)
+        calls["from_linear aligned"] = lambda: from_linear(buffer, shape, out=read["aligned"], threads=threads)
+        calls["from_linear unaligned"] = lambda: from_linear(buffer, shape, out=read["unaligned"], threads=threads)
     peers = jax_calls(shape, array, buffer)
     if peers is not None:
         calls["jax to"], calls["jax from"] = peers
@@ -181,6 +205,11 @@ def row_times(row: Row, threads: int, min_time: float, min_rounds: int, *, quick
             "numpy_of_copy": times["copy"] / times[f"numpy {direction}"],
             "jax_of_copy": times["copy"] / times[f"jax {direction}"] if peers else None,
         }
+        if f"{ours} unaligned" in times:
+            aligned = times.get(f"{ours} aligned", times[ours])
+            record["aligned_out_s"] = aligned
+            record["unaligned_out_s"] = times[f"{ours} unaligned"]
+            record["unaligned_of_aligned"] = times[f"{ours} unaligned"] / aligned
         records.append(record)
     return records
 
@@ -193,6 +222,9 @@ COLUMNS = (
     Column("copy threads", field("copy_threads")),
     Column("xlashape of copy", field("xlashape_of_copy", ".2f")),
     Column("NumPy of copy", field("numpy_of_copy", ".2f")),
+    Column("out= ms", field("aligned_out_s", ".1f", scale=1e3)),
+    Column(f"out= +{UNALIGNED_BYTES} B ms", field("unaligned_out_s", ".1f", scale=1e3)),
+    Column(f"+{UNALIGNED_BYTES} B / aligned", field("unaligned_of_aligned", ".2f")),
     Column("jax.jit CPU of copy", lambda r: None if r["jax_of_copy"] is None else f"{r['jax_of_copy']:.2f}",
            why_empty=why_no_jax),
 )
