@@ -255,7 +255,9 @@ uint64_t XS_FN(xs_ravel_cols)(const xs_plan *p, const char *const *column, int64
      * arithmetic, twice the rows a vector, widened as they are stored;
      * streamed by blocks put on the store stream, otherwise stored
      * plainly (aligned slots by blocks lost to plain stores from 10^5 to
-     * 10^6 rows). */
+     * 10^6 rows). On an AMD EPYC (Zen 4), rank 4, one thread, against the
+     * 64-bit loops below: 0.53-0.57x the time at 10^4 to 10^5 rows, avx2
+     * and avx512; 0.60x (avx512) and 0.82x (avx2) at 10^6, streamed. */
     if (sizeof(XS_T) == 4 && p->size <= ((uint64_t)1 << 31)) {
 #define XS_CASE_RAVEL_COLS_WIDE(R)                                                            \
     case R:                                                                                   \
