@@ -91,18 +91,25 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_ranked)(
  * contiguous columns in 32-bit arithmetic (xs_ravel_cols32_ranked, wide:
  * 32-bit indices, a buffer of at most 2**31 elements). */
 #define XS_STAGED_ROWS 512
+/* Rows of a block of columns: the columns' loads and the block's streamed
+ * stores then alternate finely enough to keep both in flight. On an AMD
+ * EPYC (Zen 4, avx2), rank 4 int32 columns, a plain-C probe: blocks of 64
+ * rows took 0.85x the time of blocks of 512 at 10^6 rows, 0.86-0.92x at
+ * 10^7. */
+#define XS_STAGED_COLUMN_ROWS 64
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_staged)(
         const xs_plan *p, const XS_T *restrict rows, const char *const *column,
         int64_t *restrict out, ptrdiff_t start, ptrdiff_t stop, const int R, int store) {
     int64_t block[XS_STAGED_ROWS];
     const char *at[XS_MAX_UNROLLED];  /* the columns from the block's first row */
     const ptrdiff_t per_vector = XS_VBYTES / (ptrdiff_t)sizeof *block;
+    const ptrdiff_t most = column == NULL ? XS_STAGED_ROWS : XS_STAGED_COLUMN_ROWS;
     uint64_t bad = 0;
     ptrdiff_t n = 0;  /* the rows of the block in hand */
     xs_vstream s;
     xs_vstream_begin(&s, out + start, store);
     for (ptrdiff_t b0 = start; b0 < stop; b0 += n) {
-        n = stop - b0 < XS_STAGED_ROWS ? stop - b0 : XS_STAGED_ROWS;
+        n = stop - b0 < most ? stop - b0 : most;
         if (column == NULL) {
             bad |= XS_FN(xs_ravel_ranked)(p, rows + b0 * R, block, 0, n, R);
         } else {
