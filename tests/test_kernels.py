@@ -418,6 +418,8 @@ def test_one_row_with_strided_entries_reads_each_entry(level, n):
 VECTOR_N = 2 * 256 + 8 * 5 + 3
 # Bad rows at the edges of vectors, blocks and the tail.
 EDGE_ROWS = (0, 3, 4, 7, 8, 255, 256, 511, 512, VECTOR_N - 3, VECTOR_N - 1)
+# and those of 32-bit lanes (16 rows a vector at AVX-512)
+EDGE_ROWS_COLUMNS = tuple(sorted({*EDGE_ROWS, 15, 16, 17}))
 
 
 def every_order(rank):
@@ -533,6 +535,32 @@ def test_unravel_is_exact_at_the_vector_division_limit(level, widths):
     np.testing.assert_array_equal(xs.ravel(expected, shape), offsets)
 
 
+@pytest.mark.parametrize(("dims", "widths"), [
+    ((2**16, 2**15), (2**16, 2**15)),  # 2**31 elements: 32-bit arithmetic, the last offset 2**31 - 1
+    ((2**16, 2**15 + 1), (2**16, 2**15 + 1)),  # past 2**31: offsets that 32 bits would wrap
+    ((2**16 - 1, 2**15), (2**16, 2**15 + 1)),  # past 2**31 by its padding only
+    ((2**17, 2**16), (2**17, 2**16)),  # past 2**32: offsets that 32 bits would wrap
+    ((2**31 + 1, 1), (2**31 + 1, 1)),  # an extent past 2**31: -1 read unsigned is within it
+])
+def test_int32_columns_into_int64_at_the_32_bit_buffer_limit(level, dims, widths):
+    rng = np.random.default_rng(31)
+    for order in ((1, 0), (0, 1)):
+        shape = xs.Shape("f32", dims, xs.Layout(order, widths))
+        rows = valid_rows(shape, VECTOR_N, rng)
+        last = [min(d - 1, 2**31 - 1) for d in dims]  # the last index int32 holds
+        rows[:3] = [last, [0, last[1]], [last[0], 0]]
+        expected = numpy_ravel(shape, rows)
+        columns = np.asfortranarray(rows.astype(np.int32))
+        np.testing.assert_array_equal(xs.ravel(columns, shape), expected, err_msg=f"{order}")
+        got = xs.ravel_multi_index(tuple(columns.T), dims, order=order, padded_dims=widths)
+        np.testing.assert_array_equal(got, expected, err_msg=f"{order}")
+        for row in (0, 17, VECTOR_N - 1):
+            bad = columns.copy()
+            bad[row, 0] = -1
+            with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                xs.ravel(bad, shape)
+
+
 def ravel_shapes(rank):
     """Layouts whose extents and strides fit in 32 bits (the 32x32-bit
     product) and ones whose strides do not, each in several orders."""
@@ -554,8 +582,12 @@ def test_ravel_paths_match_numpy_and_name_the_first_bad_row(level, rank):
         assert reference.linear_index_of(shape, rows[0].tolist()) == expected[0]
         for dtype in (np.int32, np.int64) if fits(rows, np.int32) else (np.int64,):
             typed = rows.astype(dtype)
-            np.testing.assert_array_equal(xs.ravel(typed, shape), expected, err_msg=f"{name} {shape.layout} {dtype}")
-            for row in EDGE_ROWS:
+            # C rows, and contiguous columns (the fused column kernels; int32
+            # ones into a buffer of at most 2**31 elements in 32-bit arithmetic)
+            for form in (np.ascontiguousarray, np.asfortranarray):
+                got = xs.ravel(form(typed), shape)
+                np.testing.assert_array_equal(got, expected, err_msg=f"{name} {shape.layout} {dtype} {form.__name__}")
+            for row in EDGE_ROWS_COLUMNS:
                 d = row % rank
                 # just past the extent, negative, and (int64) 2**32 past a valid
                 # value, which a 32-bit product would take for that value
@@ -564,5 +596,6 @@ def test_ravel_paths_match_numpy_and_name_the_first_bad_row(level, rank):
                         continue
                     bad = typed.copy()
                     bad[row:row + 3, d] = value  # later bad rows too: the first is named
-                    with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
-                        xs.ravel(bad, shape)
+                    for form in (np.ascontiguousarray, np.asfortranarray):
+                        with pytest.raises(xs.IndexOutOfBoundsError, match=f"at row {row} of the batch"):
+                            xs.ravel(form(bad), shape)

@@ -66,9 +66,10 @@ def test_every_out_alignment(level, threshold, shape, n, out_dtype):
         offsets = numpy_ravel(shape, rows.astype(np.int64))
         linear = offsets.astype(index_dtype)
         for start in range(0, 64, itemsize):
-            out = buffer_at((n,), out_dtype, start)
-            assert xs.ravel(rows, shape, out=out, threads=1) is out
-            np.testing.assert_array_equal(out, offsets, err_msg=f"ravel into out= at {start} mod 64")
+            for given in (rows, np.asfortranarray(rows)):  # C rows, and contiguous columns
+                out = buffer_at((n,), out_dtype, start)
+                assert xs.ravel(given, shape, out=out, threads=1) is out
+                np.testing.assert_array_equal(out, offsets, err_msg=f"ravel into out= at {start} mod 64")
             out = buffer_at((n, shape.rank), out_dtype, start)
             xs.unravel(linear, shape, out=out, threads=1)
             np.testing.assert_array_equal(out, rows, err_msg=f"unravel into out= at {start} mod 64")
@@ -101,7 +102,7 @@ def test_a_bad_index_is_found_wherever_out_starts(level, threshold, out_dtype, b
     rows = rows_of(shape, 30_011, np.int64)
     rows[bad_row, 2] = shape.dimensions[2]
     for start in range(0, 64, np.dtype(out_dtype).itemsize):
-        for given in (rows, rows.astype(np.int32)):
+        for given in (rows, rows.astype(np.int32), np.asfortranarray(rows.astype(np.int32))):
             out = buffer_at((len(rows),), out_dtype, start)
             with pytest.raises(xs.IndexOutOfBoundsError, match=f"row {bad_row}"):
                 xs.ravel(given, shape, out=out, threads=1)
@@ -155,9 +156,10 @@ def test_blocks_of_a_mode_each_stream_on_their_own(level, threshold, mode):
     expected = numpy_ravel(shape, np.clip(rows, 0, dims - 1) if mode == "clip" else rows % dims)
     for out_dtype in (np.int64, np.int32):
         for start in (0, 4, 16, 56):
-            out = buffer_at((len(rows),), out_dtype, start)
-            xs.ravel(rows, shape, out=out, mode=mode, threads=1)
-            np.testing.assert_array_equal(out, expected, err_msg=f"out= at {start} mod 64")
+            for given in (rows, np.asfortranarray(rows.astype(np.int32))):  # and int32 columns
+                out = buffer_at((len(rows),), out_dtype, start)
+                xs.ravel(given, shape, out=out, mode=mode, threads=1)
+                np.testing.assert_array_equal(out, expected, err_msg=f"out= at {start} mod 64")
 
 
 @pytest.mark.parametrize(
