@@ -104,32 +104,6 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
         w->line = dst, w->next = dst + n;
     }
 }
-
-/* A streamed interleave into a result whose 16-byte stores would not be
- * aligned (an odd element offset): staged, XS_STAGE bytes at a time,
- * through an aligned buffer in L1, then put as a run (xs_lines_put), so
- * that each result line is still written whole by one non-temporal store.
- * (At 16 bytes past a line its own non-temporal stores, which go on into
- * the next tile's line, were faster; in cache, 2.2x the aligned time.) Its
- * inverse writes several result rows at once, each going on in the next
- * tile: where those do not begin on a line it stores in cache instead,
- * which took the aligned streamed time (non-temporal 16-byte stores that
- * left each row's first and last line in part: 2-3x). */
-#define XS_STAGE 512
-
-static inline void xs_interleave_staged(const char *src, int64_t ssi, char *dst, int64_t nj,
-                                        const int rows, const int size, xs_lines *w) {
-    _Alignas(64) char stage[XS_STAGE];
-    const int64_t per = XS_STAGE / (rows * size);
-    for (int64_t j0 = 0; j0 < nj; j0 += per) {
-        int64_t c = nj - j0 < per ? nj - j0 : per;
-        int64_t j = rows == 2 ? xs_vinterleave(src + j0 * size, ssi, stage, c, 2, size, 0)
-                              : xs_vinterleave(src + j0 * size, ssi, stage, c, 4, size, 0);
-        xs_transpose_scalar(src + (j0 + j) * size, stage + j * rows * size, c - j, rows, ssi,
-                            rows * size, size);
-        xs_lines_put(w, dst + j0 * rows * size, stage, c * rows * size);
-    }
-}
 #endif
 
 /* The micro-block of ``size``-byte elements: its side (0: none); streamed
@@ -177,16 +151,11 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
 }
 
 static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni, int64_t ssi,
-                                int64_t dsj, const int size, int stream, xs_lines *w) {
-    (void)w;
+                                int64_t dsj, const int size, int stream) {
 #ifdef XS_VTRANSPOSE_SIDE
     if (size <= 4 && (ni == 2 || ni == 4) && ni * size <= 8 && dsj == ni * size) {
         int64_t j;
-        if (stream && ((uintptr_t)dst & 15) != 0) {
-            xs_interleave_staged(src, ssi, dst, nj, (int)ni, size, w);
-            return;
-        }
-        if (stream)
+        if (stream && ((uintptr_t)dst & 15) == 0)
             j = ni == 2 ? xs_vinterleave(src, ssi, dst, nj, 2, size, 1)
                         : xs_vinterleave(src, ssi, dst, nj, 4, size, 1);
         else
@@ -197,7 +166,7 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
     }
     if (size <= 4 && (nj == 2 || nj == 4) && nj * size <= 8 && ssi == nj * size) {
         int64_t i;
-        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0)
+        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 15) == 0)
             i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 1)
                         : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 1);
         else
@@ -252,7 +221,7 @@ static inline void xs_inner(const xs_move *m, const char *src, char *dst, const 
         break;
     case XS_MOVE_TRANSPOSE:
         xs_transpose(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k], size,
-                     m->stream, w);
+                     m->stream);
         break;
     default:
         xs_gather(dst, src, count[k], m->src_step[k], m->dst_step[k], size);
