@@ -36,6 +36,19 @@ def at_level(name: str):
         xs.cpu.set_cpu_level(previous)
 
 
+@contextlib.contextmanager
+def streaming(threshold: int | bool):
+    """Outputs streamed from ``threshold`` bytes on; True: every output
+    (non-temporal stores however small), False: none."""
+    if isinstance(threshold, bool):
+        threshold = 0 if threshold else cpu.MAX_THRESHOLD_BYTES
+    previous = cpu.set_stream_bytes(threshold)
+    try:
+        yield
+    finally:
+        cpu.set_stream_bytes(previous)
+
+
 @pytest.fixture(params=LEVELS)
 def level(request):
     with at_level(request.param):
@@ -141,13 +154,8 @@ def byte_buffer(shape: Shape, offset: int, fill: int) -> np.ndarray:
     stream=st.booleans(),
 )
 def test_relayout_agrees_with_reference(pair, offset, threads, level, stream):
-    # stream: every output streamed (non-temporal stores), however small.
-    previous = cpu.set_stream_bytes(0 if stream else cpu.MAX_THRESHOLD_BYTES)
-    try:
-        with at_level(level):
-            check_relayout(pair, offset, threads)
-    finally:
-        cpu.set_stream_bytes(previous)
+    with streaming(stream), at_level(level):
+        check_relayout(pair, offset, threads)
 
 
 def check_relayout(pair, offset, threads):
@@ -250,13 +258,10 @@ def test_streamed_outputs(level, text):
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
     out = byte_buffer(shape, 3, 0)  # misaligned: the run's ends by memcpy
-    previous = cpu.set_stream_bytes(16 << 20)
-    try:
+    with streaming(16 << 20):
         for buffer in (xs.to_linear(values, shape), xs.to_linear(values, shape, out=out)):
             np.testing.assert_array_equal(buffer[packing.element_offsets(shape)], values.reshape(-1))
             same(xs.from_linear(buffer, shape, threads=2), values)
-    finally:
-        cpu.set_stream_bytes(previous)
 
 
 # Streamed transposes whose result rows are whole 64-byte lines apart: an
@@ -283,8 +288,7 @@ def streamed_at_every_alignment(values: np.ndarray, calls) -> None:
     of that layout at every multiple of the element size within a 64-byte
     line, over two fills: the call returns its out=, which holds the
     reference's buffer of ``values`` and, elsewhere, what it held before."""
-    previous = cpu.set_stream_bytes(0)
-    try:
+    with streaming(True):
         for offset, fill, (target, call) in itertools.product(
             range(0, 64, values.itemsize), (0x00, 0xA5), calls
         ):
@@ -292,8 +296,6 @@ def streamed_at_every_alignment(values: np.ndarray, calls) -> None:
             before = out.copy()
             assert call(out) is out
             same(out, expected_buffer(target, values, before))
-    finally:
-        cpu.set_stream_bytes(previous)
 
 
 # Streamed tiled moves into an out= at every multiple of the element size
@@ -347,8 +349,7 @@ def test_from_linear_into_out_at_every_alignment(level, text, stream):
     buffer = xs.to_linear(values, shape)
     wanted = xs.from_linear(buffer, shape)
     same(wanted, values)
-    previous = cpu.set_stream_bytes(0 if stream else cpu.MAX_THRESHOLD_BYTES)
-    try:
+    with streaming(stream):
         for offset, fill in itertools.product(range(0, 64, values.itemsize), (0x00, 0xA5)):
             raw = np.full(values.nbytes + 128, fill, dtype=np.uint8)
             start = (-raw.ctypes.data) % 64 + offset
@@ -359,8 +360,6 @@ def test_from_linear_into_out_at_every_alignment(level, text, stream):
             outside = np.ones(raw.size, dtype=bool)
             outside[start : start + values.nbytes] = False
             np.testing.assert_array_equal(raw[outside], before[outside])
-    finally:
-        cpu.set_stream_bytes(previous)
 
 
 @pytest.mark.parametrize("text", ["f32[2,3]{0,1:T(2,2)}", "s4[3,5]{1,0:T(2,2)E(4)}", "bf16[4,3]{0,1}"])
