@@ -6,9 +6,9 @@
 #
 #   tools/check-macos-syntax.sh
 #
-# For arm64-apple-macos11 (Apple silicon) and x86_64-apple-macos10.9 (Intel;
-# the lowest deployment target cibuildwheel uses for x86_64 wheels, so no
-# function newer than that slips in), it runs ``clang -fsyntax-only`` on
+# For arm64-apple-macos11 (Apple silicon) and x86_64-apple-macos10.9 (Intel:
+# cibuildwheel's deployment target for the x86_64 wheels of CPython 3.10 and
+# 3.11, 10.13 from 3.12 on), it runs ``clang -fsyntax-only`` on
 # 1. the kernels' C files, xlashape/csrc (the baseline and NEON levels for
 #    arm64, the baseline, AVX2 and AVX-512 levels, with their target pragmas,
 #    for x86_64);
@@ -26,8 +26,8 @@
 #
 # It proves that the C parses and type-checks for macOS with its headers:
 # no Linux-only header or function, no GNU-only pragma or attribute that
-# clang rejects, no function newer than the deployment target. It does not
-# prove that Apple's own clang accepts it (a different build of clang), nor
+# clang ignores, no function newer than the deployment target. It does not
+# prove that Apple's own clang accepts it (a build of clang of its own), nor
 # that it links or runs: nothing is linked and nothing runs on macOS.
 #
 # Needs clang 15 or later (the headers declare _Float16 functions, which
@@ -66,16 +66,19 @@ fi
 
 # -- the macOS headers, from the ziglang wheel ---------------------------------
 NUMPY=$("$HOST_PYTHON" -c 'import numpy; print(numpy.__version__)')
-if [ "$(cat "$CACHE/.unpacked" 2>/dev/null)" != "$ZIG numpy==$NUMPY" ]; then
+PYVER=$("$HOST_PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+if [ "$(cat "$CACHE/.unpacked" 2>/dev/null)" != "$ZIG numpy==$NUMPY cp$PYVER" ]; then
     step "downloading $ZIG and the macOS wheels of numpy==$NUMPY"
     rm -rf "$CACHE"
     mkdir -p "$CACHE/wheels/zig" "$CACHE/wheels/arm64" "$CACHE/wheels/x86_64"
     pip_download() { "$HOST_PYTHON" -m pip download -q --no-deps --only-binary=:all: "$@"; }
     pip_download -d "$CACHE/wheels/zig" "$ZIG"
+    # the wheel for the target's macOS, or for a later one where NumPy has
+    # none (pip takes the first platform it has a wheel for)
     pip_download -d "$CACHE/wheels/arm64" --platform macosx_11_0_arm64 \
-        --python-version 3.11 --implementation cp "numpy==$NUMPY"
+        --platform macosx_14_0_arm64 --python-version "$PYVER" --implementation cp "numpy==$NUMPY"
     pip_download -d "$CACHE/wheels/x86_64" --platform macosx_10_9_x86_64 \
-        --python-version 3.11 --implementation cp "numpy==$NUMPY"
+        --platform macosx_14_0_x86_64 --python-version "$PYVER" --implementation cp "numpy==$NUMPY"
     "$HOST_PYTHON" - "$CACHE" <<'PY'
 import glob, os, sys, zipfile
 
@@ -100,7 +103,7 @@ for arch in ("arm64", "x86_64"):
     unpack(numpy, "numpy/_core/include/", f"{cache}/numpy-{arch}")
 PY
     rm -rf "$CACHE/wheels"
-    echo "$ZIG numpy==$NUMPY" > "$CACHE/.unpacked"
+    echo "$ZIG numpy==$NUMPY cp$PYVER" > "$CACHE/.unpacked"
 fi
 
 # Python's headers, with pyconfig.h, which Python.h includes from its own
@@ -134,15 +137,18 @@ step "cythonizing, as setup.py does"
 "$HOST_PYTHON" - "$CACHE/extensions.txt" <<'PY'
 import sys
 
+import numpy
 import setuptools
 
 record = sys.argv[1]
 
 def setup(ext_modules, **_):
-    """Write each C file of the build with its compiler arguments, one a line."""
+    """Write each C file of the build with its compiler arguments, one a
+    line; @numpy@ stands for NumPy's headers, which differ on macOS."""
     with open(record, "w") as out:
         for ext in ext_modules:
-            args = [f"-I{folder}" for folder in ext.include_dirs]
+            args = ["-I@numpy@" if folder == numpy.get_include() else f"-I{folder}"
+                    for folder in ext.include_dirs]
             args += [f"-D{name}={value}" for name, value in ext.define_macros]
             args += ext.extra_compile_args
             for source in ext.sources:
@@ -155,7 +161,6 @@ sys.argv = ["setup.py"]
 with open("setup.py") as f:
     exec(compile(f.read(), "setup.py", "exec"), {"__name__": "__main__", "__file__": "setup.py"})
 PY
-HOST_NUMPY_INCLUDE=$("$HOST_PYTHON" -c 'import numpy; print(numpy.get_include())')
 
 # -- the checks ----------------------------------------------------------------
 # What python.org's macOS builds pass to every extension (sysconfig's
@@ -180,8 +185,7 @@ for target in arm64-apple-macos11 x86_64-apple-macos10.9; do
     fi
     while IFS=$'\t' read -r kind source args; do
         read -ra args <<< "$args"
-        # NumPy's headers from its macOS wheel, not this machine's
-        args=("${args[@]/#-I$HOST_NUMPY_INCLUDE/-I$CACHE/numpy-$arch}")
+        args=("${args[@]/#-I@numpy@/-I$CACHE/numpy-$arch}")
         if "${CC[@]}" "${args[@]}" "-I$PYINC" "$source"; then
             echo "ok      $kind $source"
         else
