@@ -790,7 +790,7 @@ cdef Py_ssize_t _ravel_arrays(LayoutPlan plan, list arrays, Py_ssize_t n, object
             job.column_step = step
             job.column_dtype = dtype
             job.rows_contiguous = False
-        job.mode = NULL if codes is None else <const uint8_t*> <const char*> codes
+        job.mode = <const uint8_t*> NULL if codes is None else <const uint8_t*> <const char*> codes
         job.out = <int64_t*> cnp.PyArray_DATA(out)
         job.out32 = cnp.PyArray_ITEMSIZE(out) == 4
         return run_ravel(plan, &job, n, threads)

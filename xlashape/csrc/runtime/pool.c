@@ -26,6 +26,9 @@ uint64_t xs_now_ns(void) { return (uint64_t)clock() * (1000000000ULL / CLOCKS_PE
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
+#if defined(__APPLE__)
+#include <mach/mach_time.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #define XS_PAUSE() __asm__ __volatile__("pause")
@@ -76,9 +79,16 @@ static struct {
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 uint64_t xs_now_ns(void) {
+#if defined(__APPLE__)
+    /* clock_gettime is macOS 10.12's, and the x86-64 wheels run from 10.9 */
+    mach_timebase_info_data_t tick;  /* nanoseconds per tick, as numer / denom */
+    mach_timebase_info(&tick);
+    return mach_absolute_time() * tick.numer / tick.denom;
+#else
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+#endif
 }
 
 static ptrdiff_t chunk_start(int k) {
