@@ -40,7 +40,8 @@ DIRECTIVES = {
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")]
 
 if sys.platform == "win32":
-    COMPILE_ARGS = ["/O2"]
+    # C11 for _Alignas and _Pragma (MSVC's C mode has neither by default)
+    COMPILE_ARGS = ["/O2", "/std:c11"]
     LINK_ARGS = []
 elif DEBUG:
     COMPILE_ARGS = ["-O0", "-g"]

@@ -112,6 +112,18 @@ static inline uint64_t xs_mulhi(uint64_t a, uint64_t b) {
 }
 #endif
 
+/* The count of trailing zero bits of x != 0 (MSVC has no GNU builtins). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static inline int xs_ctz64(uint64_t x) {
+    unsigned long k;
+    _BitScanForward64(&k, x);
+    return (int)k;
+}
+#else
+static inline int xs_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+#endif
+
 /* n // d->divisor for 0 <= n < 2**63 (Granlund and Montgomery, PLDI 1994,
  * theorem 4.2 with N = 63): one 64x64->128-bit multiply and a shift. */
 static inline uint64_t xs_divide(uint64_t n, const xs_divisor *d) {

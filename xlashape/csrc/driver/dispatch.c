@@ -285,6 +285,9 @@ typedef struct {
 static void fence_stores(void) {
 #if XS_X86_DISPATCH  /* sfence, as assembly: the level headers alone hold intrinsics */
     __asm__ __volatile__("sfence" ::: "memory");
+#elif defined(_MSC_VER) && !defined(__clang__)
+    /* nothing: MSVC builds the baseline level alone, which stores nothing
+     * non-temporal, and no pool (runtime/pool.h), so no other thread reads */
 #else
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif

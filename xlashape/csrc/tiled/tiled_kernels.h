@@ -79,20 +79,20 @@ static inline int xs_tiled_dim_terms(const xs_tiled *t, int j, int room, uint64_
     const uint64_t low = t->d_mask[j] + 1;  /* 2**k; 1 where there is no low digit */
     if (low > 1) {
         n = xs_tiled_add_term(s, c, n, 0, (uint64_t)1 << t->d_weight[j]);
-        n = xs_tiled_add_term(s, c, n, (uint64_t)__builtin_ctzll(low),
+        n = xs_tiled_add_term(s, c, n, (uint64_t)xs_ctz64(low),
                               0 - (low << t->d_weight[j]));
     }
     for (int e = 0; e < t->d_extra; e++) {
         if (t->e_dim[e] != j) continue;
         uint64_t size = t->e_mask[e] + 1;
         n = xs_tiled_add_term(s, c, n, (uint64_t)t->e_shift[e], (uint64_t)1 << t->e_weight[e]);
-        n = xs_tiled_add_term(s, c, n, (uint64_t)t->e_shift[e] + (uint64_t)__builtin_ctzll(size),
+        n = xs_tiled_add_term(s, c, n, (uint64_t)t->e_shift[e] + (uint64_t)xs_ctz64(size),
                               0 - (size << t->e_weight[e]));
     }
     if (t->d_stride[j] != 0)
         n = xs_tiled_add_term(s, c, n, (uint64_t)t->d_shift[j], t->d_stride[j]);
     int pow2 = c[0] != 0 && (c[0] & (c[0] - 1)) == 0;
-    *weight = pow2 ? (uint64_t)__builtin_ctzll(c[0]) : 0;
+    *weight = pow2 ? (uint64_t)xs_ctz64(c[0]) : 0;
     c[0] -= (uint64_t)1 << *weight;
     int m = 0;
     for (int p = 0; p < n; p++) {
