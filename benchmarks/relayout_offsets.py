@@ -1,0 +1,74 @@
+"""Tiled relayouts into an ``out=`` at byte offsets past a 64-byte line.
+
+For each tiled row of ``xlashape bench --relayout`` (64 MB arrays), times
+``to_linear`` into a linear ``out=`` and ``from_linear`` into an array
+``out=``, one thread, each starting the given number of bytes past a
+64-byte line (offsets that are not a multiple of the element size are
+skipped), the calls of one row taking turns round by round. Prints each
+median and its ratio to the first offset's.
+
+Run from anywhere with xlashape installed::
+
+    python benchmarks/relayout_offsets.py [--offsets 0,2,16,32] [--rounds 5] [--rows "(2,1)"]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from xlashape.cli.bench.relayout import ROWS, at_line_offset
+from xlashape.linear import packing
+from xlashape.linear.buffers import from_linear, to_linear
+from xlashape.shapes.shape_text import parse_array_shape_string
+
+
+def row_calls(text: str, offsets: list[int]) -> dict[tuple[str, int], Callable[[], object]]:
+    """The calls of one row: (direction, offset) -> call."""
+    shape = parse_array_shape_string(text)
+    dtype = packing.storage_dtype(shape.element_type)
+    assert dtype is not None
+    array = (np.arange(shape.element_count) % 97).astype(dtype).reshape(shape.dimensions)
+    buffer = to_linear(array, shape, out=at_line_offset(to_linear(array, shape), 0))
+    calls: dict[tuple[str, int], Callable[[], object]] = {}
+    for offset in offsets:
+        if offset % array.itemsize:
+            continue
+        linear, back = at_line_offset(buffer, offset), at_line_offset(array, offset)
+        calls["to_linear", offset] = lambda out=linear: to_linear(array, shape, out=out, threads=1)
+        calls["from_linear", offset] = lambda out=back: from_linear(buffer, shape, out=out, threads=1)
+    return calls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--offsets", default="0,2,16,32", help="bytes past a line, the first the base")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rows", default="T(", help="only the bench rows whose name holds this")
+    args = parser.parse_args()
+    offsets = [int(o) for o in args.offsets.split(",")]
+    for row in ROWS:
+        if args.rows not in row.name or "T(" not in row.text:
+            continue
+        calls = row_calls(row.text, offsets)
+        times: dict[tuple[str, int], list[float]] = {key: [] for key in calls}
+        for call in calls.values():
+            call()
+        for _ in range(args.rounds):
+            for key, call in calls.items():
+                start = time.perf_counter()
+                call()
+                times[key].append(time.perf_counter() - start)
+        for direction in ("to_linear", "from_linear"):
+            medians = {o: statistics.median(t) for (d, o), t in times.items() if d == direction}
+            base = medians[min(medians, key=offsets.index)]
+            cells = "  ".join(f"+{o}: {m * 1e3:6.2f} ms ({m / base:.2f})" for o, m in medians.items())
+            print(f"{row.name:22s} {direction:11s} {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
