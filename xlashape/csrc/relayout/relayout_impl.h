@@ -213,19 +213,21 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 /* -- a move ------------------------------------------------------------------ */
 
 #ifdef XS_VTRANSPOSE_SIDE  /* the baseline streams nothing */
-/* A streamed inverse interleave prefetches the source of the move 16
- * moves on along the innermost outer axis (which the driver leaves in the
- * source's order); returns how many bytes on (0: none), and how many bytes
- * of it (*bytes). The hardware's prefetcher alone left from_linear of bf16
- * (2,1) and s8 (4,1) tiles 1.1-1.5x slower, aligned or not (AMD EPYC Zen
- * 4, avx2 and avx512 kernels, one thread). Runs whose sources are 4 KiB
- * apart (from_linear of f32 T(8,128) tiles) gained 1.2x so, but to_linear's
- * runs lost 1-14%; they do not prefetch. */
+/* A streamed inverse interleave of 1- or 2-byte elements prefetches the
+ * source of the move 16 moves on along the innermost outer axis (which
+ * the driver leaves in the source's order); returns how many bytes on (0:
+ * none), and how many bytes of it (*bytes). The hardware's prefetcher
+ * alone left from_linear of bf16 (2,1) and s8 (4,1) tiles 1.1-1.5x
+ * slower, aligned or not (AMD EPYC Zen 4, avx2 and avx512 kernels, one
+ * thread); f32 (2,1) tiles lost 3-9% by it, aligned, so 4-byte elements
+ * do not prefetch. Nor do runs: from_linear of f32 T(8,128) tiles (runs
+ * whose sources are 4 KiB apart) gained 1.2x, but to_linear's runs lost
+ * 1-14%. */
 static inline int64_t xs_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     const int64_t nj = m->count[k];
     *bytes = 0;
-    if (!m->stream || k == 0 || m->kind != XS_MOVE_TRANSPOSE || size > 4 ||
+    if (!m->stream || k == 0 || m->kind != XS_MOVE_TRANSPOSE || size > 2 ||
         !(nj == 2 || nj == 4) || nj * size > 8 || m->src_step[k + 1] != nj * size)
         return 0;
     *bytes = m->count[k + 1] * m->src_step[k + 1];
