@@ -236,11 +236,20 @@ static XS_ALWAYS_INLINE uint8x16_t xs_neon_turn_bytes(uint64x2_t turn) {
     const uint32x4_t first = vmulq_n_u32(vshlq_n_u32(lane, 2), 0x01010101u);
     return vreinterpretq_u8_u32(vaddq_u32(first, vdupq_n_u32(0x03020100u)));
 }
+/* The bytes of v's two registers (0-15 the low one's, 16-31 the high
+ * one's) at the byte numbers idx, by a lookup in each register: TBL
+ * gives 0, and TBX keeps what it has, for a number past its 16 bytes.
+ * (TBL of the two registers as one table of 32 bytes wants them in
+ * adjacent registers: GCC 12 copied v into two such pairs, 4 MOVs a
+ * vector on the store stream, and looked the carry up twice.) */
+static XS_ALWAYS_INLINE uint8x16_t xs_neon_lookup(xs_vi v, uint8x16_t idx) {
+    const uint8x16_t low = vqtbl1q_u8(vreinterpretq_u8_u64(xs_neon_i_lo(v)), idx);
+    return vqtbx1q_u8(low, vreinterpretq_u8_u64(xs_neon_i_hi(v)), vsubq_u8(idx, vdupq_n_u8(16)));
+}
 /* The two registers of v, each looked up in both by its byte numbers. */
 static XS_ALWAYS_INLINE xs_vi xs_neon_permute(xs_vi v, uint8x16_t idx_lo, uint8x16_t idx_hi) {
-    const uint8x16x2_t table = {{vreinterpretq_u8_u64(xs_neon_i_lo(v)), vreinterpretq_u8_u64(xs_neon_i_hi(v))}};
-    return xs_neon_i_of(vreinterpretq_u64_u8(vqtbl2q_u8(table, idx_lo)),
-                        vreinterpretq_u64_u8(vqtbl2q_u8(table, idx_hi)));
+    return xs_neon_i_of(vreinterpretq_u64_u8(xs_neon_lookup(v, idx_lo)),
+                        vreinterpretq_u64_u8(xs_neon_lookup(v, idx_hi)));
 }
 static XS_ALWAYS_INLINE xs_vi xs_vkeep(xs_vi v, xs_vi turn) {
     return xs_neon_permute(v, xs_neon_turn_bytes(xs_neon_i_lo(turn)), xs_neon_turn_bytes(xs_neon_i_hi(turn)));
@@ -402,8 +411,20 @@ static XS_ALWAYS_INLINE xs_vi xs_vravel_rowsum(xs_vi *v, const int rank, const x
     return xs_neon_i_of(vpaddq_u64(s[0], s[1]), vpaddq_u64(s[2], s[3]));
 }
 
-/* Rank 4 with ``narrow``: a row's products summed by halves in one
- * multiply and one multiply-add of 32-bit halves, then in pairs. */
+/* A row's 4 products of 32-bit halves x * y, summed by halves: lane 0
+ * x0 y0 + x2 y2, lane 1 x1 y1 + x3 y3. One UMULL and one UMLAL2 into the
+ * same register, written as one asm statement: GCC 12 scheduled the
+ * UMULLs of a loop's 4 rows apart from their UMLAL2s, then copied two of
+ * the products to other registers (a MOV each, 2 of 42 instructions in
+ * ravel's loop for 4 rank-4 rows stored plainly). */
+static XS_ALWAYS_INLINE uint64x2_t xs_neon_dot_halves(uint32x4_t x, uint32x4_t y) {
+    uint64x2_t sum;
+    __asm__("umull %0.2d, %1.2s, %2.2s\n\tumlal2 %0.2d, %1.4s, %2.4s" : "=&w"(sum) : "w"(x), "w"(y));
+    return sum;
+}
+
+/* Rank 4 with ``narrow``: each row's products summed by halves, then in
+ * pairs. */
 static XS_ALWAYS_INLINE xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
                                   const int narrow, xs_vok *ok) {
     xs_vravel_check(v, rank, t, ok);
@@ -412,7 +433,7 @@ static XS_ALWAYS_INLINE xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_v
         uint64x2_t s[4];
         for (int j = 0; j < 4; j++) {
             const uint32x4_t x = xs_neon_low32(v[j]);
-            s[j] = vmlal_high_u32(vmull_u32(vget_low_u32(x), vget_low_u32(stride)), x, stride);
+            s[j] = xs_neon_dot_halves(x, stride);
         }
         return xs_neon_i_of(vpaddq_u64(s[0], s[1]), vpaddq_u64(s[2], s[3]));
     }
