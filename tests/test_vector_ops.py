@@ -611,6 +611,30 @@ def test_ravel_sum(level, data):
     assert got_ok == ok & ravel_ok(n, rank, extent, elements)
 
 
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_ravel_sum_narrow_high_halves(level, data):
+    """With ``narrow`` and extents below 2**32, elements whose low 32 bits
+    are in range and whose high 32 bits are not 0 (a negative index among
+    them) still clear their lanes: a check of the low halves alone, or of
+    halves narrowed without saturation, would keep them."""
+    n = lanes(level)
+    rank = data.draw(st.sampled_from(sorted(vc.LEVELS[level]["ravel_ranks"])))
+    extent = vec(data, rank, st.one_of(st.sampled_from([0, 1, 2**32 - 1]), st.integers(1, 1000)))
+    stride = vec(data, rank, st.integers(0, M32))
+    elements = []
+    for e in range(rank * n):
+        ext = extent[e % rank]
+        low = data.draw(st.integers(0, ext - 1)) if ext > 0 else data.draw(st.integers(0, M32))
+        high = data.draw(st.sampled_from([0, 0, 1, 2**31, M32]))
+        elements.append(high << 32 | low)
+    ok = data.draw(bits(n))
+    _, out, got_ok, _ = run(level, "xs_vravel_sum", u64(elements), [rank, 1, *extent, *stride], ok)
+    assert lanes_of(out, n) == [sum((elements[r * rank + d] & M32) * stride[d] for d in range(rank)) & M64
+                                for r in range(n)]
+    assert got_ok == ok & ravel_ok(n, rank, extent, elements)
+
+
 @pytest.mark.parametrize("level", levels_for("xs_vravel_column"))
 @given(data=st.data())
 def test_ravel_column(level, data):

@@ -48,8 +48,9 @@ PYVER=3.11
 # The core of the suite: the kernels of every level against NumPy and the
 # pure-Python reference, the vector operations of every level against the
 # portable ones, the NumPy drop-ins, the layout algebra and relayout, with
-# hypothesis's "dev" profile. On 2 busy cores of an AMD EPYC, with the
-# downloads already made: the build 3.5 minutes, these tests 14 under qemu.
+# hypothesis's "dev" profile. On 2 busy cores of an AMD EPYC: the build
+# 3.5 minutes (1.5 where Cython's C is already made), these tests 6 under
+# qemu.
 TESTS=(
     tests/test_kernels.py
     tests/test_vector_ops.py

@@ -15,8 +15,8 @@ static int xs_vcheck_neon_supported(void) { return xs_cpu_supports(XS_FEATURES_n
 #include "vec/kernels_vec.h"
 
 static unsigned xs_vcheck_ok_bits(xs_vok ok) {
-    return (unsigned)(vgetq_lane_u64(ok.lo, 0) & 1) | (unsigned)(vgetq_lane_u64(ok.lo, 1) & 2) |
-           (unsigned)(vgetq_lane_u64(ok.hi, 0) & 4) | (unsigned)(vgetq_lane_u64(ok.hi, 1) & 8);
+    return (unsigned)(vgetq_lane_u32(ok.on, 0) & 1) | (unsigned)(vgetq_lane_u32(ok.on, 1) & 2) |
+           (unsigned)(vgetq_lane_u32(ok.on, 2) & 4) | (unsigned)(vgetq_lane_u32(ok.on, 3) & 8);
 }
 
 #define XS_VCHECK_LEVEL neon

@@ -123,9 +123,9 @@
  *     XS_VL double lanes, in the same way.
  * xs_vok
  *     One flag per lane: good or not. Opaque (AVX2: the sign bit of a
- *     double lane, AVX-512: a mask bit); made by xs_vok_all, changed by
- *     the operations that take an ``xs_vok *ok`` or return one, read only
- *     by xs_vok_bad.
+ *     double lane, AVX-512: a mask bit, NEON: a 32-bit lane of all ones);
+ *     made by xs_vok_all, changed by the operations that take an
+ *     ``xs_vok *ok`` or return one, read only by xs_vok_bad.
  * xs_vlanes
  *     A set of the XS_VLANES 32-bit lanes of a vector (AVX2: all ones in
  *     each lane of the set, AVX-512: a mask bit per lane), for masked

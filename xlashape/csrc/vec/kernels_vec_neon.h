@@ -51,8 +51,12 @@ typedef struct {
 typedef struct {
     float64x2_t lo, hi;
 } xs_vd;
+/* The flags of the 4 lanes in one register, a 32-bit lane each (all ones
+ * where good, 0 where not): a 64-bit compare's two registers narrow into
+ * it by one UZP1, and checks of 32-bit lanes (ravel's, below) clear it by
+ * one BIC. */
 typedef struct {
-    uint64x2_t lo, hi;  /* all ones in a good lane, 0 in a bad one */
+    uint32x4_t on;
 } xs_vok;
 
 /* The low and high registers of a vector (name##_lo, name##_hi), and the
@@ -68,22 +72,21 @@ typedef struct {
     }
 XS_NEON_HALVES(xs_neon_i, xs_vi, uint64x2_t)
 XS_NEON_HALVES(xs_neon_d, xs_vd, float64x2_t)
-XS_NEON_HALVES(xs_neon_ok, xs_vok, uint64x2_t)
 
 static XS_ALWAYS_INLINE xs_vd xs_vd_set(double x) { return xs_neon_d_of(vdupq_n_f64(x), vdupq_n_f64(x)); }
 static XS_ALWAYS_INLINE xs_vi xs_vi_set(uint64_t x) { return xs_neon_i_of(vdupq_n_u64(x), vdupq_n_u64(x)); }
-static XS_ALWAYS_INLINE xs_vok xs_vok_all(void) { return xs_neon_ok_of(vdupq_n_u64(~0ULL), vdupq_n_u64(~0ULL)); }
-static XS_ALWAYS_INLINE int xs_vok_bad(xs_vok ok) {
-    return vminvq_u32(vreinterpretq_u32_u64(vandq_u64(xs_neon_ok_lo(ok), xs_neon_ok_hi(ok)))) == 0;
+static XS_ALWAYS_INLINE xs_vok xs_neon_ok_of(uint32x4_t on) {
+    xs_vok ok;
+    ok.on = on;
+    return ok;
 }
-static XS_ALWAYS_INLINE xs_vok xs_vok_and(xs_vok a, xs_vok b) {
-    return xs_neon_ok_of(vandq_u64(xs_neon_ok_lo(a), xs_neon_ok_lo(b)),
-                         vandq_u64(xs_neon_ok_hi(a), xs_neon_ok_hi(b)));
-}
-/* ok, less the lanes where ``in`` (a compare's result, a register per
- * half) is 0. */
+static XS_ALWAYS_INLINE xs_vok xs_vok_all(void) { return xs_neon_ok_of(vdupq_n_u32(~0U)); }
+static XS_ALWAYS_INLINE int xs_vok_bad(xs_vok ok) { return vminvq_u32(ok.on) == 0; }
+static XS_ALWAYS_INLINE xs_vok xs_vok_and(xs_vok a, xs_vok b) { return xs_neon_ok_of(vandq_u32(a.on, b.on)); }
+/* ok, less the lanes where ``in`` (a 64-bit compare's result, a register
+ * per half) is 0. */
 static XS_ALWAYS_INLINE xs_vok xs_neon_keep(xs_vok ok, uint64x2_t in_lo, uint64x2_t in_hi) {
-    return xs_neon_ok_of(vandq_u64(xs_neon_ok_lo(ok), in_lo), vandq_u64(xs_neon_ok_hi(ok), in_hi));
+    return xs_neon_ok_of(vandq_u32(ok.on, vuzp1q_u32(vreinterpretq_u32_u64(in_lo), vreinterpretq_u32_u64(in_hi))));
 }
 /* An ordered compare: a NaN lane is cleared. */
 static XS_ALWAYS_INLINE xs_vok xs_vok_below(xs_vok ok, xs_vd x, xs_vd limit) {
@@ -185,6 +188,11 @@ static XS_ALWAYS_INLINE xs_vi xs_vadd(xs_vi a, xs_vi b) {
 static XS_ALWAYS_INLINE uint32x4_t xs_neon_low32(xs_vi a) {
     return vuzp1q_u32(vreinterpretq_u32_u64(xs_neon_i_lo(a)), vreinterpretq_u32_u64(xs_neon_i_hi(a)));
 }
+/* The 4 lanes narrowed to 32 bits with unsigned saturation (2**32 or more
+ * becomes 2**32 - 1), in one register. */
+static XS_ALWAYS_INLINE uint32x4_t xs_neon_sat32(xs_vi a) {
+    return vqmovn_high_u64(vqmovn_u64(xs_neon_i_lo(a)), xs_neon_i_hi(a));
+}
 /* a * b modulo 2**64 of one register: the low halves' full product, plus
  * the cross products (each modulo 2**32, summed in pairs) moved up 32
  * bits. */
@@ -236,11 +244,20 @@ static XS_ALWAYS_INLINE uint8x16_t xs_neon_turn_bytes(uint64x2_t turn) {
     const uint32x4_t first = vmulq_n_u32(vshlq_n_u32(lane, 2), 0x01010101u);
     return vreinterpretq_u8_u32(vaddq_u32(first, vdupq_n_u32(0x03020100u)));
 }
+/* The bytes of v's two registers (0-15 the low one's, 16-31 the high
+ * one's) at the byte numbers idx, by a lookup in each register: TBL
+ * gives 0, and TBX keeps what it has, for a number past its 16 bytes.
+ * (TBL of the two registers as one table of 32 bytes wants them in
+ * adjacent registers: GCC 12 copied v into two such pairs, 4 MOVs a
+ * vector on the store stream, and looked the carry up twice.) */
+static XS_ALWAYS_INLINE uint8x16_t xs_neon_lookup(xs_vi v, uint8x16_t idx) {
+    const uint8x16_t low = vqtbl1q_u8(vreinterpretq_u8_u64(xs_neon_i_lo(v)), idx);
+    return vqtbx1q_u8(low, vreinterpretq_u8_u64(xs_neon_i_hi(v)), vsubq_u8(idx, vdupq_n_u8(16)));
+}
 /* The two registers of v, each looked up in both by its byte numbers. */
 static XS_ALWAYS_INLINE xs_vi xs_neon_permute(xs_vi v, uint8x16_t idx_lo, uint8x16_t idx_hi) {
-    const uint8x16x2_t table = {{vreinterpretq_u8_u64(xs_neon_i_lo(v)), vreinterpretq_u8_u64(xs_neon_i_hi(v))}};
-    return xs_neon_i_of(vreinterpretq_u64_u8(vqtbl2q_u8(table, idx_lo)),
-                        vreinterpretq_u64_u8(vqtbl2q_u8(table, idx_hi)));
+    return xs_neon_i_of(vreinterpretq_u64_u8(xs_neon_lookup(v, idx_lo)),
+                        vreinterpretq_u64_u8(xs_neon_lookup(v, idx_hi)));
 }
 static XS_ALWAYS_INLINE xs_vi xs_vkeep(xs_vi v, xs_vi turn) {
     return xs_neon_permute(v, xs_neon_turn_bytes(xs_neon_i_lo(turn)), xs_neon_turn_bytes(xs_neon_i_hi(turn)));
@@ -371,9 +388,17 @@ static XS_ALWAYS_INLINE void xs_vstore_rows32(xs_vstream *s, uint32_t *out, cons
  * dimension l % rank, so one vector of extents and one of strides serve
  * them all. Each is checked (unsigned, so a negative index is outside)
  * and multiplied in place; the row sums are pairwise additions: rank 2
- * holds a row per register, rank 4 a row per vector. */
+ * holds a row per register, rank 4 a row per vector.
+ *
+ * Rank 4 with ``narrow``, where every extent is below 2**32 (``small``),
+ * checks the rows in 32-bit lanes instead: each row narrowed with
+ * unsigned saturation (an index of 2**32 or more becomes 2**32 - 1, still
+ * outside), the 4 rows' largest by lane, and one compare with the
+ * extents (``ext32``), whose lanes are the dimensions, as ok's are. */
 typedef struct {
     xs_vi ext, stride;
+    uint32x4_t ext32;
+    int small;
 } xs_vravel;
 
 static XS_ALWAYS_INLINE void xs_vravel_init(xs_vravel *t, int rank, const uint64_t *extent,
@@ -385,6 +410,9 @@ static XS_ALWAYS_INLINE void xs_vravel_init(xs_vravel *t, int rank, const uint64
     }
     t->ext = xs_neon_i_of(vld1q_u64(ext), vld1q_u64(ext + 2));
     t->stride = xs_neon_i_of(vld1q_u64(str), vld1q_u64(str + 2));
+    t->ext32 = xs_neon_sat32(t->ext);
+    t->small = 1;
+    for (int j = 0; j < rank; j++) t->small &= extent[j] < ((uint64_t)1 << 32);
 }
 
 static XS_ALWAYS_INLINE void xs_vravel_check(const xs_vi *v, const int rank, const xs_vravel *t,
@@ -402,20 +430,39 @@ static XS_ALWAYS_INLINE xs_vi xs_vravel_rowsum(xs_vi *v, const int rank, const x
     return xs_neon_i_of(vpaddq_u64(s[0], s[1]), vpaddq_u64(s[2], s[3]));
 }
 
-/* Rank 4 with ``narrow``: a row's products summed by halves in one
- * multiply and one multiply-add of 32-bit halves, then in pairs. */
+/* A row's 4 products of 32-bit halves x * y, summed by halves: lane 0
+ * x0 y0 + x2 y2, lane 1 x1 y1 + x3 y3. One UMULL and one UMLAL2 into the
+ * same register, written as one asm statement: GCC 12 scheduled the
+ * UMULLs of a loop's 4 rows apart from their UMLAL2s, then copied two of
+ * the products to other registers (a MOV each, 2 of 42 instructions in
+ * ravel's loop for 4 rank-4 rows stored plainly). */
+static XS_ALWAYS_INLINE uint64x2_t xs_neon_dot_halves(uint32x4_t x, uint32x4_t y) {
+    uint64x2_t sum;
+    __asm__("umull %0.2d, %1.2s, %2.2s\n\tumlal2 %0.2d, %1.4s, %2.4s" : "=&w"(sum) : "w"(x), "w"(y));
+    return sum;
+}
+
+/* Rank 4 with ``narrow``: each row's products summed by halves, then in
+ * pairs; checked in 32-bit lanes where the extents are ``small``. */
 static XS_ALWAYS_INLINE xs_vi xs_vravel_sum(xs_vi *v, const int rank, const xs_vravel *t,
                                   const int narrow, xs_vok *ok) {
-    xs_vravel_check(v, rank, t, ok);
     if (rank == 4 && narrow) {
         const uint32x4_t stride = xs_neon_low32(t->stride);
         uint64x2_t s[4];
+        uint32x4_t most[4];
         for (int j = 0; j < 4; j++) {
-            const uint32x4_t x = xs_neon_low32(v[j]);
-            s[j] = vmlal_high_u32(vmull_u32(vget_low_u32(x), vget_low_u32(stride)), x, stride);
+            s[j] = xs_neon_dot_halves(xs_neon_low32(v[j]), stride);
+            most[j] = xs_neon_sat32(v[j]);
+        }
+        if (t->small) {
+            const uint32x4_t all = vmaxq_u32(vmaxq_u32(most[0], most[1]), vmaxq_u32(most[2], most[3]));
+            ok->on = vbicq_u32(ok->on, vcgeq_u32(all, t->ext32));
+        } else {
+            xs_vravel_check(v, rank, t, ok);
         }
         return xs_neon_i_of(vpaddq_u64(s[0], s[1]), vpaddq_u64(s[2], s[3]));
     }
+    xs_vravel_check(v, rank, t, ok);
     for (int j = 0; j < rank; j++) v[j] = xs_vmul(v[j], t->stride, narrow);
     return xs_vravel_rowsum(v, rank, t);
 }
