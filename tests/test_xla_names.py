@@ -76,8 +76,11 @@ def test_every_public_name_is_found_from_its_camel_case_spelling(owner):
         (xs.LayoutUtil, "MakeLayoutFromMajorToMinor", "make_layout_from_major_to_minor"),
         (xs.IndexUtil, "MultidimensionalIndexToLinearIndex", "multidimensional_index_to_linear_index"),
         (xs.IndexUtil, "BumpIndices", "bump_indices"),
-        # A misspelt word, and a word XLA splits as two.
+        # A misspelt word (letters swapped, one doubled, one dropped), and a
+        # word XLA splits as two.
         (xs.ShapeUtil, "ReshapeIsBitcats", "reshape_is_bitcast"),
+        (xs.ShapeUtil, "ReshapeIsBitcasst", "reshape_is_bitcast"),
+        (xs.ShapeUtil, "ReshapeIsBitast", "reshape_is_bitcast"),
         (xs.ShapeUtil, "ReshapeIsBitCast", "reshape_is_bitcast"),
         # Shape's and Layout's own accessors, in XLA's C++ spelling.
         (SHAPE, "ElementType", "element_type"),
@@ -101,6 +104,10 @@ def test_xlas_names_are_answered_with_xlashapes(owner, xla_name, name):
         (xs.ShapeUtil, "ForEachMutableSubshape"),
         (xs.ShapeUtil, "UpdateTupleShape"),
         (xs.ShapeUtil, "MakeMaybeTupleShape"),
+        # Two words run together by a misspelt capital: never the one word
+        # they begin with (CompatibleKind, its K changed to a: not
+        # compatible).
+        (xs.ShapeUtil, "Compatibleaind"),
         # Names that stand for nothing.
         (xs.ShapeUtil, "FrobnicateWidgets"),
         (xs.LayoutUtil, "Q"),

@@ -12,7 +12,6 @@ in a list, so every method is found, those added later included:
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING, NoReturn
 
@@ -22,9 +21,6 @@ __all__ = ["XlaNames", "missing_attribute", "snake_case"]
 # or a digit (ByteSize, Dim0Minor), and the last capital of an acronym
 # before a word (XLAShape).
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-# How alike a misspelt word must be to the word it stands for (difflib's
-# ratio; "bitcats" for "bitcast" is 0.86, "prepend" for "append" 0.77).
-_CLOSE = 0.8
 
 
 def snake_case(name: str) -> str:
@@ -35,13 +31,32 @@ def snake_case(name: str) -> str:
     return _WORD_BREAK.sub("_", name).lower()
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` misspelt by one letter: one changed, dropped
+    or added, or two next to each other swapped (``bitcats`` for
+    ``bitcast``; never ``prepend`` for ``append``, nor ``compatibleaind``,
+    two words run together, for ``compatible``)."""
+    if len(a) < len(b):
+        a, b = b, a
+    if a == b or len(a) - len(b) > 1:
+        return False
+    start = 0
+    while start < len(b) and a[start] == b[start]:
+        start += 1
+    if len(a) > len(b):
+        return a[start + 1 :] == b[start:]
+    return a[start + 1 :] == b[start + 1 :] or (
+        a[start + 2 :] == b[start + 2 :] and a[start : start + 2] == b[start : start + 2][::-1]
+    )
+
+
 def _suggestion(name: str, public: list[str]) -> str | None:
     """The public name that the CamelCase ``name`` stands for: its
     snake_case form; else the name with its letters and digits, underscores
     aside (``InsertedOrDeleted1SizedDimensions`` ->
     ``inserted_or_deleted_1_sized_dimensions``); else the one name with as
-    many words, all but one the same and that one close (a misspelling, never
-    another word: ``PrependMajorDimension`` is not
+    many words, all but one the same and that one misspelt by one letter
+    (never another word: ``PrependMajorDimension`` is not
     ``append_major_dimension``); else None."""
     snake = snake_case(name)
     if snake in public:
@@ -55,11 +70,7 @@ def _suggestion(name: str, public: list[str]) -> str | None:
     for candidate in public:
         other = candidate.split("_")
         differ = [(a, b) for a, b in zip(words, other) if a != b]
-        if (
-            len(other) == len(words)
-            and len(differ) == 1
-            and difflib.SequenceMatcher(None, *differ[0]).ratio() >= _CLOSE
-        ):
+        if len(other) == len(words) and len(differ) == 1 and _one_edit(*differ[0]):
             close.append(candidate)
     return close[0] if len(close) == 1 else None
 
