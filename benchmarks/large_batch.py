@@ -1,0 +1,97 @@
+"""Large batches on one thread, by store path: what to stream on this CPU.
+
+A call of 10**7 rows (rank 4, int64, the padded permuted layout of
+``../shared/perf``'s probes) writes far past the caches. The kernels pick
+how to store by two thresholds that they derive, at import, from the
+caches the CPU reports (``xlashape.cpu``): streaming (non-temporal) stores
+from ``stream_bytes``, whole aligned vectors from ``align_bytes``. This
+times ravel and unravel, ``threads=1``, into an ``out=`` from ``np.empty``
+and into one on a 64-byte line, with each store path forced by those
+thresholds and with the CPU's own, as fractions of one ``np.copyto`` of as
+many bytes (above 1: faster than the copy), and prints the caches and
+thresholds beside them, so that a threshold can be chosen by what the CPU
+reports rather than by its model name.
+
+Run from anywhere with xlashape installed, on an otherwise idle machine::
+
+    python benchmarks/large_batch.py [N]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import xlashape as xs
+from xlashape import cpu
+
+DIMS, MINOR_TO_MAJOR, PADDED = (101, 37, 23, 13), (3, 1, 0, 2), (102, 38, 24, 14)
+PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
+    "the CPU's thresholds": (None, None),
+    "streamed": (0, 0),
+    "cached, aligned vectors": (cpu.MAX_THRESHOLD_BYTES, 0),
+    "cached, as they fall": (cpu.MAX_THRESHOLD_BYTES, cpu.MAX_THRESHOLD_BYTES),
+}
+
+
+def median_seconds(call: Callable[[], object], repeats: int = 7) -> float:
+    call()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def on_a_line(shape: tuple[int, ...]) -> np.ndarray:
+    """An int64 array of ``shape`` whose data starts on a 64-byte line."""
+    size = int(np.prod(shape))
+    raw = np.empty(size + 8, np.int64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start : start + size].reshape(shape)
+
+
+def main() -> None:
+    n = int(float(sys.argv[1])) if len(sys.argv) > 1 else 10**7
+    shape = xs.Shape("f32", DIMS, xs.Layout(MINOR_TO_MAJOR, padded_dimensions=PADDED))
+    rng = np.random.default_rng(0)
+    rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
+    offsets = xs.ravel(rows, shape)
+    outs = {"np.empty": (np.empty(n, np.int64), np.empty((n, 4), np.int64)),
+            "on a line": (on_a_line((n,)), on_a_line((n, 4)))}
+    source = np.ones(n * 5 // 2, np.int64)  # 40 bytes a row, as ravel and unravel move
+    target = np.zeros_like(source)
+    copy = median_seconds(lambda: np.copyto(target, source))
+
+    features = cpu.cpu_features()
+    shares = cpu._cache_shares(cpu._CACHES)  # one CPU's share of each cache level
+    print(f"level {features['level']}; one CPU's share of each cache: "
+          + ", ".join(f"L{k} {v // 1024} KiB" for k, v in sorted(shares.items())))
+    print(f"thresholds at import: stream_bytes {cpu.stream_bytes()}, align_bytes {cpu.align_bytes()};"
+          f" this call moves {40 * n} bytes; np.copyto of as many: {copy * 1e3:.1f} ms")
+    print(f"N = {n:.0e}, threads=1, fractions of the copy:")
+    own = cpu.stream_bytes(), cpu.align_bytes()
+    try:
+        for path, (stream, align) in PATHS.items():
+            cpu.set_stream_bytes(own[0] if stream is None else stream)
+            cpu.set_align_bytes(own[1] if align is None else align)
+            cells = []
+            for name, (flat, table) in outs.items():
+                ravel = median_seconds(lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
+                unravel = median_seconds(
+                    lambda out=table: xs.unravel(offsets, shape, out=out, threads=1)
+                )
+                cells.append(f"out= {name}: ravel {copy / ravel:.2f}, unravel {copy / unravel:.2f}")
+            print(f"  {path:24s} " + " | ".join(cells), flush=True)
+    finally:
+        cpu.set_stream_bytes(own[0])
+        cpu.set_align_bytes(own[1])
+
+
+if __name__ == "__main__":
+    main()
