@@ -115,6 +115,32 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
         w->line = dst, w->next = dst + n;
     }
 }
+
+/* A streamed inverse interleave of 4 rows into rows that start on lines:
+ * staged in L1, XS_DSTAGE bytes of each row at a time, so that each row's
+ * lines go out whole, one after another, where the interleave's own
+ * non-temporal stores write 16 bytes of 4 lines in turn. Those took
+ * 1.2-2.0x as long for s8[8192,8192]{1,0:T(8,128)(4,1)} from_linear (AMD
+ * EPYC Zen 4, avx2 and avx512 kernels, one thread); 2 rows gained nothing
+ * so (bf16 (2,1) tiles lost up to 10%). Returns the elements done (whole
+ * lines of each row); the caller does the rest. */
+#define XS_DSTAGE 512
+
+static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                             const int size) {
+    _Alignas(64) char stage[4][XS_DSTAGE];
+    const int64_t per = XS_DSTAGE / size, line = 64 / size;
+    int64_t i = 0;
+    while (ni - i >= line) {
+        const int64_t n = ni - i < per ? (ni - i) / line * line : per;
+        xs_vdeinterleave(src + i * 4 * size, stage[0], XS_DSTAGE, n, 4, size, 0);
+        for (int r = 0; r < 4; r++)
+            for (int64_t b = 0; b < n * size; b += 64)
+                xs_vstore_line_nt(dst + r * dsj + i * size + b, stage[r] + b);
+        i += n;
+    }
+    return i;
+}
 #endif
 
 /* The micro-block of ``size``-byte elements: its side (0: none); streamed
@@ -177,10 +203,11 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
     }
     if (size <= 4 && (nj == 2 || nj == 4) && nj * size <= 8 && ssi == nj * size) {
         int64_t i;
-        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0)
-            i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 1)
-                        : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 1);
-        else
+        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0) {
+            i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
+            i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
+                         : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
+        } else
             i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 0)
                         : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 0);
         xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
