@@ -317,6 +317,11 @@ TILED_ROWS = (
     "s8[16,256]{1,0:T(8,128)(4,1)}",
     "s8[20,300]{1,0:T(8,128)(4,1)}",
     "bf16[20,300]{1,0:T(8,128)(4,1)}",
+    # Rows that start on lines, whose inverse of 4 rows is staged: wider than
+    # one stage (1024 and 512 columns a tile), and with part of a line over.
+    "s8[8,2048]{1,0:T(8,1024)(4,1)}",
+    "bf16[8,1024]{1,0:T(8,512)(4,1)}",
+    "s8[8,192]{1,0:T(8,96)(4,1)}",
 )
 
 
