@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from collections.abc import Callable
 
 import numpy as np
 
 import xlashape as xs
 from xlashape import cpu
+from xlashape.cli.bench.measure import interleaved_times
 
 DIMS, MINOR_TO_MAJOR, PADDED = (101, 37, 23, 13), (3, 1, 0, 2), (102, 38, 24, 14)
 PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
@@ -38,22 +38,23 @@ PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
 }
 
 
-def median_seconds(call: Callable[[], object], repeats: int = 7) -> float:
-    call()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def on_a_line(shape: tuple[int, ...]) -> np.ndarray:
     """An int64 array of ``shape`` whose data starts on a 64-byte line."""
     size = int(np.prod(shape))
     raw = np.empty(size + 8, np.int64)
     start = (-raw.ctypes.data % 64) // 8
     return raw[start : start + size].reshape(shape)
+
+
+def under(thresholds: tuple[int, int], call: Callable[[], object]) -> Callable[[], object]:
+    """``call`` made with the kernels' store thresholds set to ``thresholds``."""
+
+    def made() -> object:
+        cpu.set_stream_bytes(thresholds[0])
+        cpu.set_align_bytes(thresholds[1])
+        return call()
+
+    return made
 
 
 def main() -> None:
@@ -66,31 +67,34 @@ def main() -> None:
             "on a line": (on_a_line((n,)), on_a_line((n, 4)))}
     source = np.ones(n * 5 // 2, np.int64)  # 40 bytes a row, as ravel and unravel move
     target = np.zeros_like(source)
-    copy = median_seconds(lambda: np.copyto(target, source))
 
     features = cpu.cpu_features()
     shares = cpu._cache_shares(cpu._CACHES)  # one CPU's share of each cache level
+    own = cpu.stream_bytes(), cpu.align_bytes()
     print(f"level {features['level']}; one CPU's share of each cache: "
           + ", ".join(f"L{k} {v // 1024} KiB" for k, v in sorted(shares.items())))
-    print(f"thresholds at import: stream_bytes {cpu.stream_bytes()}, align_bytes {cpu.align_bytes()};"
-          f" this call moves {40 * n} bytes; np.copyto of as many: {copy * 1e3:.1f} ms")
-    print(f"N = {n:.0e}, threads=1, fractions of the copy:")
-    own = cpu.stream_bytes(), cpu.align_bytes()
+    print(f"thresholds at import: stream_bytes {own[0]}, align_bytes {own[1]};"
+          f" a call moves {40 * n} bytes")
+    calls: dict[str, Callable[[], object]] = {"copy": lambda: np.copyto(target, source)}
+    for path, wanted in PATHS.items():
+        thresholds = (own[0] if wanted[0] is None else wanted[0], own[1] if wanted[1] is None else wanted[1])
+        for name, (flat, table) in outs.items():
+            calls[f"{path}/{name}/ravel"] = under(
+                thresholds, lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
+            calls[f"{path}/{name}/unravel"] = under(
+                thresholds, lambda out=table: xs.unravel(offsets, shape, out=out, threads=1))
     try:
-        for path, (stream, align) in PATHS.items():
-            cpu.set_stream_bytes(own[0] if stream is None else stream)
-            cpu.set_align_bytes(own[1] if align is None else align)
-            cells = []
-            for name, (flat, table) in outs.items():
-                ravel = median_seconds(lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
-                unravel = median_seconds(
-                    lambda out=table: xs.unravel(offsets, shape, out=out, threads=1)
-                )
-                cells.append(f"out= {name}: ravel {copy / ravel:.2f}, unravel {copy / unravel:.2f}")
-            print(f"  {path:24s} " + " | ".join(cells), flush=True)
+        times = {key: statistics.median(t) for key, t in interleaved_times(calls, 0.0, 7).items()}
     finally:
         cpu.set_stream_bytes(own[0])
         cpu.set_align_bytes(own[1])
+    copy = times["copy"]
+    print(f"N = {n:.0e}, threads=1, fractions of np.copyto of as many bytes ({copy * 1e3:.1f} ms),"
+          " medians of 7 rounds taking turns:")
+    for path in PATHS:
+        cells = [f"out= {name}: ravel {copy / times[f'{path}/{name}/ravel']:.2f},"
+                 f" unravel {copy / times[f'{path}/{name}/unravel']:.2f}" for name in outs]
+        print(f"  {path:24s} " + " | ".join(cells))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ For each tiled row of ``xlashape bench --relayout`` (64 MB arrays), times
 ``to_linear`` into a linear ``out=`` and ``from_linear`` into an array
 ``out=``, one thread, each starting the given number of bytes past a
 64-byte line (offsets that are not a multiple of the element size are
-skipped), the calls of one row taking turns round by round. Prints each
-median and its ratio to the first offset's.
+skipped), the calls of one row taking turns round by round, in a new
+order each round. Prints each median and its ratio to the first offset's.
 
 Run from anywhere with xlashape installed::
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
 
+from xlashape.cli.bench.measure import interleaved_times
 from xlashape.cli.bench.relayout import ROWS, at_line_offset
 from xlashape.linear import packing
 from xlashape.linear.buffers import from_linear, to_linear
@@ -55,16 +55,10 @@ def main() -> None:
         if args.rows not in row.name or "T(" not in row.text:
             continue
         calls = row_calls(row.text, offsets)
-        times: dict[tuple[str, int], list[float]] = {key: [] for key in calls}
-        for call in calls.values():
-            call()
-        for _ in range(args.rounds):
-            for key, call in calls.items():
-                start = time.perf_counter()
-                call()
-                times[key].append(time.perf_counter() - start)
+        named = {f"{d} {o}": call for (d, o), call in calls.items()}
+        times = interleaved_times(named, 0.0, args.rounds)
         for direction in ("to_linear", "from_linear"):
-            medians = {o: statistics.median(t) for (d, o), t in times.items() if d == direction}
+            medians = {o: statistics.median(times[f"{d} {o}"]) for d, o in calls if d == direction}
             base = medians[min(medians, key=offsets.index)]
             cells = "  ".join(f"+{o}: {m * 1e3:6.2f} ms ({m / base:.2f})" for o, m in medians.items())
             print(f"{row.name:22s} {direction:11s} {cells}", flush=True)
