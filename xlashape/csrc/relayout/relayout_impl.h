@@ -34,7 +34,7 @@
  *   past one, non-temporal stores took 1.7-2.0x the aligned time (bf16
  *   (2,1) and s8 (4,1) tiles, from_linear, avx2 and avx512 kernels on an
  *   AMD EPYC Zen 4), ordinary ones 1.6x (bf16) and 1.05-1.1x (s8); with
- *   the source prefetched (xs_ahead), 1.45-1.55x for bf16, and 1.0-1.2x
+ *   the source prefetched (xs_ahead), 1.35-1.55x for bf16, and 1.0-1.25x
  *   for s8 against its staged aligned time (xs_deinterleave4_lines). */
 #include <string.h>
 
