@@ -81,9 +81,7 @@ static void order_outer_by_source(xs_move *m) {
  * an aligned out= (1.1x for s8 (4,1) tiles) and 1.45x at 16 bytes past a
  * line (AMD EPYC Zen 4, avx2 and avx512 kernels, one thread). */
 static int interleaves(const xs_move *m) {
-    const int64_t ni = m->count[m->outer + 1];
-    return m->size <= 4 && (ni == 2 || ni == 4) && ni * m->size <= 8 &&
-           m->dst_step[m->outer] == ni * m->size;
+    return xs_row_groups(m->count[m->outer + 1], m->dst_step[m->outer], m->size);
 }
 
 /* Fill ``m`` from box ``b`` of ``job``; returns 0 for an empty box. */

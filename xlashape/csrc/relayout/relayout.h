@@ -56,6 +56,15 @@ typedef struct {
     int64_t dst_step[XS_MOVE_MAX_AXES];
 } xs_move;
 
+/* Whether ``rows`` elements of ``size`` bytes, ``step`` bytes apart, are
+ * the groups of an interleave of 2 or 4 rows (the (2,1) and (4,1) tiles):
+ * together, in at most 8 bytes. A transpose whose side of ``rows`` is so
+ * in its destination is an interleave of rows, in its source the inverse
+ * (relayout_impl.h). */
+static inline int xs_row_groups(int64_t rows, int64_t step, int size) {
+    return size <= 4 && (rows == 2 || rows == 4) && rows * size <= 8 && step == rows * size;
+}
+
 typedef struct {
     const char *src;
     char *dst;

@@ -191,7 +191,7 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
 static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni, int64_t ssi,
                                 int64_t dsj, const int size, int stream) {
 #ifdef XS_VTRANSPOSE_SIDE
-    if (size <= 4 && (ni == 2 || ni == 4) && ni * size <= 8 && dsj == ni * size) {
+    if (xs_row_groups(ni, dsj, size)) {
         int64_t j;
         if (stream && ((uintptr_t)dst & 15) == 0)
             j = ni == 2 ? xs_vinterleave(src, ssi, dst, nj, 2, size, 1)
@@ -202,7 +202,7 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         xs_transpose_scalar(src + j * size, dst + j * dsj, nj - j, ni, ssi, dsj, size);
         return;
     }
-    if (size <= 4 && (nj == 2 || nj == 4) && nj * size <= 8 && ssi == nj * size) {
+    if (xs_row_groups(nj, ssi, size)) {
         int64_t i;
         if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0) {
             i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
@@ -254,10 +254,9 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
  * 1-14%. */
 static inline int64_t xs_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
-    const int64_t nj = m->count[k];
     *bytes = 0;
     if (!m->stream || k == 0 || m->kind != XS_MOVE_TRANSPOSE || size > 2 ||
-        !(nj == 2 || nj == 4) || nj * size > 8 || m->src_step[k + 1] != nj * size)
+        !xs_row_groups(m->count[k], m->src_step[k + 1], size))
         return 0;
     *bytes = m->count[k + 1] * m->src_step[k + 1];
     return 16 * m->src_step[k - 1];
