@@ -31,7 +31,7 @@
  *   at once.
  * - Its inverse's result rows go on in moves far apart in the source's
  *   order, so it streams only into rows that start on a line. At 16 bytes
- *   past one, non-temporal stores took 1.7-2.0x the aligned time (bf16
+ *   past one, non-temporal stores took 1.6-2.6x the aligned time (bf16
  *   (2,1) and s8 (4,1) tiles, from_linear, avx2 and avx512 kernels on an
  *   AMD EPYC Zen 4), ordinary ones 1.6x (bf16) and 1.05-1.1x (s8); with
  *   the source prefetched (xs_ahead), 1.35-1.55x for bf16, and 1.0-1.25x
@@ -121,9 +121,9 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
  * staged in L1, XS_DSTAGE bytes of each row at a time, so that each row's
  * lines go out whole, one after another, where the interleave's own
  * non-temporal stores write 16 bytes of 4 lines in turn. Those took
- * 1.2-2.0x as long for s8[8192,8192]{1,0:T(8,128)(4,1)} from_linear (AMD
+ * 1.2-2.1x as long for s8[8192,8192]{1,0:T(8,128)(4,1)} from_linear (AMD
  * EPYC Zen 4, avx2 and avx512 kernels, one thread); 2 rows gained nothing
- * so (bf16 (2,1) tiles lost up to 10%). Returns the elements done (whole
+ * so (bf16 (2,1) tiles lost up to 11%). Returns the elements done (whole
  * lines of each row); the caller does the rest. */
 #define XS_DSTAGE 512
 
