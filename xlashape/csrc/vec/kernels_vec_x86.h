@@ -1,7 +1,8 @@
 /* What the two x86 levels share of kernels_vec.h's relayout operations:
  * the interleaves of 2 or 4 rows and their inverses on 16-byte vectors,
- * the store of a whole 64-byte line by non-temporal stores, and the fence
- * after them. Included by kernels_vec_avx2.h and kernels_vec_avx512.h
+ * the streamed interleave into a result off a 16-byte boundary, the store
+ * of a whole 64-byte line by non-temporal stores, and the fence after
+ * them. Included by kernels_vec_avx2.h and kernels_vec_avx512.h
  * only (after <immintrin.h>, inside their level's target pragma, which
  * has AVX2); not a level of its own.
  *
@@ -13,6 +14,7 @@
 
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Interleave and its inverse, on 16-byte vectors, by units of ``unit`` bytes. */
 static inline __m128i xs_x86_unpack_lo(__m128i a, __m128i b, const int unit) {
@@ -57,29 +59,101 @@ static inline void xs_x86_store16(char *dst, __m128i v, const int stream) {
     else _mm_storeu_si128((__m128i *)dst, v);
 }
 
+/* 16 bytes of each of ``rows`` rows (p[0] to p[rows - 1]) interleaved:
+ * the rows * 16 bytes of v[0] to v[rows - 1]. */
+static inline void xs_x86_interleave16(const char *const *p, const int rows, const int size,
+                                       __m128i *v) {
+    __m128i r0 = XS_X86_LOAD(p[0]), r1 = XS_X86_LOAD(p[1]);
+    if (rows == 2) {
+        v[0] = xs_x86_unpack_lo(r0, r1, size);
+        v[1] = xs_x86_unpack_hi(r0, r1, size);
+        return;
+    }
+    __m128i r2 = XS_X86_LOAD(p[2]), r3 = XS_X86_LOAD(p[3]);
+    __m128i a0 = xs_x86_unpack_lo(r0, r1, size), a1 = xs_x86_unpack_hi(r0, r1, size);
+    __m128i c0 = xs_x86_unpack_lo(r2, r3, size), c1 = xs_x86_unpack_hi(r2, r3, size);
+    v[0] = xs_x86_unpack_lo(a0, c0, 2 * size);
+    v[1] = xs_x86_unpack_hi(a0, c0, 2 * size);
+    v[2] = xs_x86_unpack_lo(a1, c1, 2 * size);
+    v[3] = xs_x86_unpack_hi(a1, c1, 2 * size);
+}
+
+/* The rows ssi apart from s, 16 bytes of each on from element j. */
+static inline void xs_x86_rows_at(const char *s, int64_t ssi, int64_t j, const int rows,
+                                  const int size, const char **p) {
+    for (int q = 0; q < rows; q++) p[q] = s + q * ssi + j * size;
+}
+
 /* 16 bytes of each row a step (kernels_vec.h). */
 static inline int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
                                      const int rows, const int size, const int stream) {
     const int64_t step = 16 / size;
     int64_t j = 0;
     for (; j + step <= nj; j += step) {
-        const char *s = src + j * size;
-        char *d = dst + j * rows * size;
-        __m128i r0 = XS_X86_LOAD(s), r1 = XS_X86_LOAD(s + ssi);
-        if (rows == 2) {
-            xs_x86_store16(d, xs_x86_unpack_lo(r0, r1, size), stream);
-            xs_x86_store16(d + 16, xs_x86_unpack_hi(r0, r1, size), stream);
-        } else {
-            __m128i r2 = XS_X86_LOAD(s + 2 * ssi), r3 = XS_X86_LOAD(s + 3 * ssi);
-            __m128i a0 = xs_x86_unpack_lo(r0, r1, size), a1 = xs_x86_unpack_hi(r0, r1, size);
-            __m128i c0 = xs_x86_unpack_lo(r2, r3, size), c1 = xs_x86_unpack_hi(r2, r3, size);
-            xs_x86_store16(d, xs_x86_unpack_lo(a0, c0, 2 * size), stream);
-            xs_x86_store16(d + 16, xs_x86_unpack_hi(a0, c0, 2 * size), stream);
-            xs_x86_store16(d + 32, xs_x86_unpack_lo(a1, c1, 2 * size), stream);
-            xs_x86_store16(d + 48, xs_x86_unpack_hi(a1, c1, 2 * size), stream);
-        }
+        const char *p[4];
+        __m128i v[4];
+        xs_x86_rows_at(src, ssi, j, rows, size, p);
+        xs_x86_interleave16(p, rows, size, v);
+        for (int k = 0; k < rows; k++) xs_x86_store16(dst + j * rows * size + 16 * k, v[k], stream);
     }
     return j;
+}
+
+/* The last d bytes of a then the first 16 - d of b, by the masks at
+ * xs_x86_join_masks + 16 - d and + 32 - d. */
+static const unsigned char xs_x86_join_masks[48] = {
+    0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11,  12,  13,  14,  15,
+    128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+    0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11,  12,  13,  14,  15};
+
+static inline __m128i xs_x86_join(__m128i a, __m128i b, __m128i ma, __m128i mb) {
+    return _mm_or_si128(_mm_shuffle_epi8(a, ma), _mm_shuffle_epi8(b, mb));
+}
+
+/* kernels_vec.h. The run's 16-byte pieces between its first and last
+ * boundaries are interleaves of its rows turned so that each piece starts
+ * where a boundary falls (the row it falls in first, each row before it
+ * one element on), read by unaligned loads; the piece across its first
+ * boundary and those of its last 16 * rows bytes, which would read past
+ * the rows so, are joined from the plain interleave's vectors. */
+#define XS_VINTERLEAVE_JOINED 1
+static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, int64_t nj,
+                                            const int rows, const int size, char *carry,
+                                            const int joined) {
+    const int64_t step = 16 / size, steps = nj / step;
+    if (steps == 0) return 0;
+    const int d = (int)((uintptr_t)dst & 15), e = (16 - d) / size;
+    const __m128i ma = XS_X86_LOAD(xs_x86_join_masks + 16 - d);
+    const __m128i mb = XS_X86_LOAD(xs_x86_join_masks + 32 - d);
+    const char *p[4];
+    __m128i v[4];
+    xs_x86_rows_at(src, ssi, 0, rows, size, p);
+    xs_x86_interleave16(p, rows, size, v);
+    if (joined) {
+        _mm_stream_si128((__m128i *)(dst - d), xs_x86_join(XS_X86_LOAD(carry), v[0], ma, mb));
+    } else {
+        _Alignas(16) char head[16];
+        _mm_store_si128((__m128i *)head, v[0]);
+        memcpy(dst, head, (size_t)(16 - d));
+    }
+    char *a = dst + 16 - d;
+    for (int q = 0; q < rows; q++) {  /* turned: element e of the run is row r's */
+        const int row = (e + q) % rows;
+        p[q] = src + row * ssi + ((e + q) / rows) * size;
+    }
+    for (int64_t t = 1; t < steps; t++, a += 16 * rows) {
+        xs_x86_interleave16(p, rows, size, v);
+        for (int q = 0; q < rows; q++) {
+            _mm_stream_si128((__m128i *)(a + 16 * q), v[q]);
+            p[q] += 16;
+        }
+    }
+    xs_x86_rows_at(src, ssi, (steps - 1) * step, rows, size, p);
+    xs_x86_interleave16(p, rows, size, v);
+    for (int q = 0; q + 1 < rows; q++)
+        _mm_stream_si128((__m128i *)(a + 16 * q), xs_x86_join(v[q], v[q + 1], ma, mb));
+    _mm_storeu_si128((__m128i *)carry, v[rows - 1]);
+    return steps * step;
 }
 
 /* 16 bytes of each result row a step, split from 16 * rows of the run. */
