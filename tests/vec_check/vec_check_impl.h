@@ -43,6 +43,10 @@
  *                              returns its side, XS_VTRANSPOSE_SIDE (0: nothing moved)
  *   xs_vinterleave             [0] rows, [1] size, [2] stream, [3] ssi, [4] nj, [5] byte
  *                              offset of dst in out (src = in); returns n
+ *   xs_vinterleave_joined      [0] rows, [1] size, [2] ssi, [3] nj, [4] byte offset of
+ *                              dst in out (src = in), [5] joined, [6] byte offset in in
+ *                              of the carry's 16 bytes, which go to out's last 16 bytes,
+ *                              the carry it is given and leaves; returns n
  *   xs_vdeinterleave           [0] rows, [1] size, [2] stream, [3] dsj, [4] ni, [5] byte
  *                              offset of dst in out (src = in); returns n
  *   xs_vstore_line_nt          [0] byte offset of dst in out (a multiple of 64), [1]
@@ -289,6 +293,22 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
             result = xs_vdeinterleave((const char *)in, out + at, (int64_t)step, (int64_t)count,
                                       (int)rows, (int)size, (int)stream);
         }
+        break;
+    }
+    case XS_VCHECK_xs_vinterleave_joined: {
+        const uint64_t rows = param[0], size = param[1], ssi = param[2], count = param[3],
+                       at = param[4], joined = param[5], from = param[6];
+        if ((rows != 2 && rows != 4) || (size != 1 && size != 2 && size != 4) ||
+            rows * size > 8 || count > XS_VCHECK_OUT || ssi > XS_VCHECK_OUT ||
+            at > XS_VCHECK_OUT || (at % 16) % size || joined > 1 || (joined && at < at % 16) ||
+            (rows - 1) * ssi + count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
+            at + rows * count * size > XS_VCHECK_OUT - 16 ||
+            from > sizeof(uint64_t) * XS_VCHECK_IN - 16)
+            return XS_VCHECK_OUTSIDE;
+        char *carry = out + XS_VCHECK_OUT - 16;
+        memcpy(carry, (const char *)in + from, 16);
+        result = xs_vinterleave_joined((const char *)in, (int64_t)ssi, out + at, (int64_t)count,
+                                       (int)rows, (int)size, carry, (int)joined);
         break;
     }
     case XS_VCHECK_xs_vstore_line_nt:

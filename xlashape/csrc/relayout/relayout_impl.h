@@ -31,7 +31,7 @@
  *   once. Off a boundary (an out= 2, 4 or 8 bytes past one), the run's
  *   pieces between boundaries are interleaved from its rows read so as to
  *   start there, and the piece across two runs is joined from both
- *   (xs_vinterleave_joined, x86 only; xs_lines keeps what goes on).
+ *   (xs_vinterleave_joined; xs_lines keeps what goes on).
  *   Ordinary stores had taken 1.4-1.55x the aligned time (bf16 (2,1) and
  *   s8 (4,1) tiles, to_linear, 64 MB, one thread, avx2 and avx512 on an
  *   AMD EPYC Zen 4); joined, 1.0-1.11x. Staging the run in L1 to go out
@@ -130,7 +130,6 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
     }
 }
 
-#ifdef XS_VINTERLEAVE_JOINED
 static inline void xs_joint_flush(xs_lines *w) {
     if (w->joint) {
         const size_t d = (uintptr_t)w->joint & 15;
@@ -138,7 +137,6 @@ static inline void xs_joint_flush(xs_lines *w) {
     }
     w->joint = NULL;
 }
-#endif
 
 /* A streamed inverse interleave of 4 rows into rows that start on lines:
  * staged in L1, XS_DSTAGE bytes of each row at a time, so that each row's
@@ -217,7 +215,6 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 #ifdef XS_VTRANSPOSE_SIDE
     if (xs_row_groups(ni, dsj, size)) {
         int64_t j;
-#ifdef XS_VINTERLEAVE_JOINED
         if (stream && ((uintptr_t)dst & 15) && (uintptr_t)dst % size == 0 && nj % (16 / size) == 0) {
             const int joined = w->joint == dst;
             if (!joined) xs_joint_flush(w);
@@ -227,7 +224,6 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
             return;
         }
         xs_joint_flush(w);
-#endif
         if (stream && ((uintptr_t)dst & 15) == 0)
             j = ni == 2 ? xs_vinterleave(src, ssi, dst, nj, 2, size, 1)
                         : xs_vinterleave(src, ssi, dst, nj, 4, size, 1);
@@ -359,9 +355,7 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
 #ifdef XS_VTRANSPOSE_SIDE
     if (m->stream) {
         xs_lines_flush(&w);
-#ifdef XS_VINTERLEAVE_JOINED
         xs_joint_flush(&w);
-#endif
         xs_vfence();  /* streamed stores reach memory before the caller reads it */
     }
 #endif

@@ -45,9 +45,9 @@
  * below (transposes of square blocks, interleaves, whole-line stores and
  * their fence); the baseline level, with no vector header, moves them in
  * plain C. The x86 levels share those operations' interleaves, line
- * store and fence (kernels_vec_x86.h), and only they define the
- * optional XS_VINTERLEAVE_JOINED: NEON stores no interleave past the
- * caches, so it has nothing to join.
+ * store and fence (kernels_vec_x86.h); the portable level and NEON, which
+ * store no interleave past the caches, share a plain
+ * xs_vinterleave_joined (kernels_vec_joined.h).
  */
 #ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
 #define XLASHAPE_KERNELS_VEC_CONTRACT_H
@@ -356,16 +356,15 @@ static void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj, 
  * rows * size <= 8, nj >= 0; with stream, dst a multiple of 16. */
 static int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
                               const int rows, const int size, const int stream);
-/* Optional (where the level defines XS_VINTERLEAVE_JOINED: x86): the
- * streamed xs_vinterleave (n as there) into a dst d = dst % 16 > 0 bytes
- * past a 16-byte boundary, d a multiple of size, written only by whole
- * 16-byte non-temporal stores (past the run's first boundary) but for
- * the run's first 16 - d bytes, which go by non-temporal store together
- * with the d before them that ``carry``'s last d bytes hold, where
- * ``joined``, and otherwise by plain stores. Writes the run's last 16
- * bytes to carry: the caller writes their last d (at dst + n * rows *
- * size - d), or passes them on to a run that goes on from there. Returns
- * n; with n 0, writes nothing. */
+/* The streamed xs_vinterleave (n as there) into a dst d = dst % 16 bytes
+ * past a 16-byte boundary, d a multiple of size, that goes on from a run
+ * before it: writes the run's bytes but its last d, which it leaves in
+ * ``carry`` (its 16 bytes the run's last 16); where ``joined``, also the
+ * d bytes before dst, from carry's last d (as the run before left them).
+ * Stores past the caches only in whole 16-byte pieces on 16-byte
+ * boundaries (the one across dst - d only where joined). Returns n; with
+ * n 0, writes nothing. The caller writes carry's last d bytes where no
+ * run goes on from this one. */
 static int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, int64_t nj,
                                      const int rows, const int size, char *carry,
                                      const int joined);

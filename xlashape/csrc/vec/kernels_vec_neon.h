@@ -618,6 +618,8 @@ static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int
     return n;
 }
 
+#include "vec/kernels_vec_joined.h"
+
 /* A whole line by two non-temporal pair stores (STNP); the fence orders
  * them (DMB ISHST: stores before it before stores after it). */
 static XS_ALWAYS_INLINE void xs_vstore_line_nt(void *dst, const void *src) {

@@ -390,6 +390,8 @@ static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, 
     return n;
 }
 
+#include "vec/kernels_vec_joined.h"
+
 /* No non-temporal store in plain C, and so nothing to fence. */
 static inline void xs_vstore_line_nt(void *dst, const void *src) { memcpy(dst, src, 64); }
 static inline void xs_vfence(void) {}
