@@ -43,7 +43,13 @@
  *   (2,1) and s8 (4,1) tiles, from_linear, avx2 and avx512 kernels on an
  *   AMD EPYC Zen 4), ordinary ones 1.6x (bf16) and 1.05-1.1x (s8); with
  *   the source prefetched (xs_ahead), 1.35-1.55x for bf16, and 1.0-1.25x
- *   for s8 against its staged aligned time (xs_deinterleave4_lines). */
+ *   for s8 against its staged aligned time (xs_deinterleave4_lines).
+ *   Tried and not kept (bf16 (2,1) from_linear, 64 MB, avx512 kernels on
+ *   the same Zen 4): each row's whole lines non-temporal and the two part
+ *   lines by plain stores, 7.3-8.2 ms against 6.8-8.0 all plain (s8 1.6x
+ *   slower, its 128-byte rows staged a line at a time); the destination's
+ *   order, each tile prefetched whole, 7.3-7.6 ms at +16 against 6.5-6.8
+ *   in the source's order, and 6.9 aligned against 4.6-5.0. */
 #include <string.h>
 
 #include "relayout/relayout.h"
