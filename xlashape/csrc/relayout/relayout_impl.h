@@ -49,7 +49,11 @@
  *   lines by plain stores, 7.3-8.2 ms against 6.8-8.0 all plain (s8 1.6x
  *   slower, its 128-byte rows staged a line at a time); the destination's
  *   order, each tile prefetched whole, 7.3-7.6 ms at +16 against 6.5-6.8
- *   in the source's order, and 6.9 aligned against 4.6-5.0. */
+ *   in the source's order, and 6.9 aligned against 4.6-5.0; every line
+ *   written whole by non-temporal stores, each row's part lines held in
+ *   16 slots until the row goes on (a prototype, 16-byte offsets only),
+ *   6.6-6.9 ms at +16, +32 and +48 against 7.1-7.2 plain: still 1.3x the
+ *   aligned time, so not kept. */
 #include <string.h>
 
 #include "relayout/relayout.h"
