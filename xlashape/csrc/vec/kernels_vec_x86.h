@@ -112,12 +112,12 @@ static inline __m128i xs_x86_join(__m128i a, __m128i b, __m128i ma, __m128i mb) 
 
 /* kernels_vec.h, by 16-byte non-temporal stores on 16-byte boundaries but
  * for the run's first 16 - d bytes where not joined. The run's 16-byte
- * pieces between its first and last
- * boundaries are interleaves of its rows turned so that each piece starts
- * where a boundary falls (the row it falls in first, each row before it
- * one element on), read by unaligned loads; the piece across its first
- * boundary and those of its last 16 * rows bytes, which would read past
- * the rows so, are joined from the plain interleave's vectors. */
+ * pieces between its first and last boundaries are interleaves of its
+ * rows turned so that each piece starts where a boundary falls (the row
+ * it falls in first, each row before it one element on), read by
+ * unaligned loads; the piece across its first boundary and those of its
+ * last 16 * rows bytes, which would read past the rows so, are joined
+ * from the plain interleave's vectors. */
 static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, int64_t nj,
                                             const int rows, const int size, char *carry,
                                             const int joined) {
