@@ -28,6 +28,7 @@ import numpy as np
 import xlashape as xs
 from xlashape import cpu
 from xlashape.cli.bench.measure import interleaved_times
+from xlashape.cli.bench.relayout import at_line_offset
 
 DIMS, MINOR_TO_MAJOR, PADDED = (101, 37, 23, 13), (3, 1, 0, 2), (102, 38, 24, 14)
 PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
@@ -36,14 +37,6 @@ PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
     "cached, aligned vectors": (cpu.MAX_THRESHOLD_BYTES, 0),
     "cached, as they fall": (cpu.MAX_THRESHOLD_BYTES, cpu.MAX_THRESHOLD_BYTES),
 }
-
-
-def on_a_line(shape: tuple[int, ...]) -> np.ndarray:
-    """An int64 array of ``shape`` whose data starts on a 64-byte line."""
-    size = int(np.prod(shape))
-    raw = np.empty(size + 8, np.int64)
-    start = (-raw.ctypes.data % 64) // 8
-    return raw[start : start + size].reshape(shape)
 
 
 def under(thresholds: tuple[int, int], call: Callable[[], object]) -> Callable[[], object]:
@@ -63,8 +56,8 @@ def main() -> None:
     rng = np.random.default_rng(0)
     rows = np.stack([rng.integers(0, d, n) for d in DIMS], axis=1).astype(np.int64)
     offsets = xs.ravel(rows, shape)
-    outs = {"np.empty": (np.empty(n, np.int64), np.empty((n, 4), np.int64)),
-            "on a line": (on_a_line((n,)), on_a_line((n, 4)))}
+    flat, table = np.empty(n, np.int64), np.empty((n, 4), np.int64)
+    outs = {"np.empty": (flat, table), "on a line": (at_line_offset(flat, 0), at_line_offset(table, 0))}
     source = np.ones(n * 5 // 2, np.int64)  # 40 bytes a row, as ravel and unravel move
     target = np.zeros_like(source)
 
