@@ -138,7 +138,7 @@ static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *
         memcpy(dst, head, (size_t)(16 - d));
     }
     char *a = dst + 16 - d;
-    for (int q = 0; q < rows; q++) {  /* turned: element e of the run is row r's */
+    for (int q = 0; q < rows; q++) {  /* turned: each step from element e of the run on */
         const int row = (e + q) % rows;
         p[q] = src + row * ssi + ((e + q) / rows) * size;
     }
