@@ -33,7 +33,7 @@
 # Needs clang 15 or later (the headers declare _Float16 functions, which
 # older clang rejects for x86-64; apt-get installs clang-19 where none is
 # found, as root), and a Python with pip, NumPy, Cython and setuptools (the
-# build requirements), HOST_PYTHON or python3. Downloads (about 110 MB, once)
+# build requirements), HOST_PYTHON or python3. Downloads (about 130 MB, once)
 # and unpacked headers stay in build/macos-check (which git ignores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
