@@ -10,7 +10,8 @@ and into one on a 64-byte line, with each store path forced by those
 thresholds and with the CPU's own, as fractions of one ``np.copyto`` of as
 many bytes (above 1: faster than the copy), and prints the caches and
 thresholds beside them, so that a threshold can be chosen by what the CPU
-reports rather than by its model name.
+reports rather than by its model name. Then it times the ravel at the
+CPU's thresholds with each prefetch mode (``xlashape.cpu.PREFETCH_MODES``).
 
 Run from anywhere with xlashape installed, on an otherwise idle machine::
 
@@ -39,12 +40,14 @@ PATHS = {  # store path: (stream_bytes, align_bytes); None: the CPU's own
 }
 
 
-def under(thresholds: tuple[int, int], call: Callable[[], object]) -> Callable[[], object]:
-    """``call`` made with the kernels' store thresholds set to ``thresholds``."""
+def under(thresholds: tuple[int, int], prefetch: str, call: Callable[[], object]) -> Callable[[], object]:
+    """``call`` made with the kernels' store thresholds set to ``thresholds``
+    and their prefetch mode to ``prefetch``."""
 
     def made() -> object:
         cpu.set_stream_bytes(thresholds[0])
         cpu.set_align_bytes(thresholds[1])
+        cpu.set_prefetch(prefetch)
         return call()
 
     return made
@@ -63,24 +66,29 @@ def main() -> None:
 
     features = cpu.cpu_features()
     shares = cpu._cache_shares(cpu._CACHES)  # one CPU's share of each cache level
-    own = cpu.stream_bytes(), cpu.align_bytes()
+    own, own_prefetch = (cpu.stream_bytes(), cpu.align_bytes()), cpu.prefetch()
     print(f"level {features['level']}; one CPU's share of each cache: "
           + ", ".join(f"L{k} {v // 1024} KiB" for k, v in sorted(shares.items())))
     print(f"thresholds at import: stream_bytes {own[0]}, align_bytes {own[1]};"
-          f" a call moves {40 * n} bytes")
+          f" prefetch {own_prefetch!r}; a call moves {40 * n} bytes")
     calls: dict[str, Callable[[], object]] = {"copy": lambda: np.copyto(target, source)}
     for path, wanted in PATHS.items():
         thresholds = (own[0] if wanted[0] is None else wanted[0], own[1] if wanted[1] is None else wanted[1])
         for name, (flat, table) in outs.items():
             calls[f"{path}/{name}/ravel"] = under(
-                thresholds, lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
+                thresholds, own_prefetch, lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
             calls[f"{path}/{name}/unravel"] = under(
-                thresholds, lambda out=table: xs.unravel(offsets, shape, out=out, threads=1))
+                thresholds, own_prefetch, lambda out=table: xs.unravel(offsets, shape, out=out, threads=1))
+    for mode in cpu.PREFETCH_MODES:
+        for name, (flat, _) in outs.items():
+            calls[f"prefetch {mode}/{name}"] = under(
+                own, mode, lambda out=flat: xs.ravel(rows, shape, out=out, threads=1))
     try:
         times = {key: statistics.median(t) for key, t in interleaved_times(calls, 0.0, 7).items()}
     finally:
         cpu.set_stream_bytes(own[0])
         cpu.set_align_bytes(own[1])
+        cpu.set_prefetch(own_prefetch)
     copy = times["copy"]
     print(f"N = {n:.0e}, threads=1, fractions of np.copyto of as many bytes ({copy * 1e3:.1f} ms),"
           " medians of 7 rounds taking turns:")
@@ -88,6 +96,10 @@ def main() -> None:
         cells = [f"out= {name}: ravel {copy / times[f'{path}/{name}/ravel']:.2f},"
                  f" unravel {copy / times[f'{path}/{name}/unravel']:.2f}" for name in outs]
         print(f"  {path:24s} " + " | ".join(cells))
+    print("ravel at the CPU's thresholds, by prefetch mode:")
+    for mode in cpu.PREFETCH_MODES:
+        cells = [f"out= {name}: ravel {copy / times[f'prefetch {mode}/{name}']:.2f}" for name in outs]
+        print(f"  {mode:24s} " + " | ".join(cells))
 
 
 if __name__ == "__main__":

@@ -54,6 +54,9 @@ def main() -> None:
     for row in ROWS:
         if args.rows not in row.name or "T(" not in row.text:
             continue
+        if row.missing():
+            print(f"{row.name:22s} skipped: {row.missing()}", flush=True)
+            continue
         calls = row_calls(row.text, offsets)
         named = {f"{d} {o}": call for (d, o), call in calls.items()}
         times = interleaved_times(named, 0.0, args.rounds)

@@ -451,6 +451,8 @@ def import_with(variable, value):
         ("XLASHAPE_RESULT_CACHE_MB", str(2**64)),
         ("XLASHAPE_RESULT_CACHE_MB", "²"),
         ("XLASHAPE_CPU", "²"),
+        ("XLASHAPE_PREFETCH", "l3"),
+        ("XLASHAPE_PREFETCH", "²"),
     ],
 )
 def test_bad_environment_variables_name_themselves(variable, value):

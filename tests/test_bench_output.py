@@ -409,6 +409,24 @@ def test_relayout_writes_its_table_to_json_and_markdown(cli, tmp_path):
         f"{r['unaligned_of_aligned']:.2f}" if "unaligned_of_aligned" in r else "-" for r in records]
 
 
+def test_relayout_skips_the_rows_that_need_ml_dtypes_without_it(cli, tmp_path):
+    from xlashape.cli.bench.relayout import ROWS
+
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / "ml_dtypes.py").write_text('raise ImportError("hidden for this test")\n')
+    env = command_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(hidden), env["PYTHONPATH"]])
+    result = cli("bench", "--relayout", "--quick", "--json", "r.json", env=env)
+    assert result.returncode == 0, result.stderr
+    bf16 = [row.name for row in ROWS if row.text.startswith("bf16")]
+    assert bf16
+    for name in bf16:
+        assert f"{name}: skipped, bf16 arrays need ml_dtypes (pip install \"xlashape[ml-dtypes]\")" in result.stderr
+    records = json.loads((tmp_path / "r.json").read_text())["relayout"]
+    assert [r["row"] for r in records[::2]] == [row.name for row in ROWS if row.name not in bf16]
+
+
 def test_relayout_refuses_what_only_the_index_grid_takes(cli):
     result = cli("bench", "--relayout", "--sizes", "1e3", "--modes", "clip")
     assert result.returncode == 2

@@ -87,8 +87,7 @@ def test_each_refuses_to_nest(tmp_path):
 def level_source(entries: str, loads: str = "") -> str:
     """A vector level over the portable vector header (4 lanes) whose dtype
     list is ``entries``, after the announcements ``loads``."""
-    return ("#define __builtin_prefetch(p) ((void)(p))\n"
-            '#include "kernels/kernels_common.h"\n'
+    return ('#include "kernels/kernels_common.h"\n'
             "#define XS_PORTABLE_VL 4\n"
             '#include "vec/kernels_vec_portable.h"\n'
             '#include "vec/kernels_vec.h"\n'

@@ -4,7 +4,7 @@ past the streaming threshold. Each is checked against NumPy at every CPU
 level, at every ``out=`` alignment (the head and tail written under
 masks), for int32 and int64 results, with the thresholds forced so that
 small batches take each way; and the thresholds' derivation from the
-CPU's caches."""
+CPU's caches; and the ravel's prefetch modes, which change no result."""
 
 import subprocess
 import sys
@@ -210,21 +210,104 @@ def test_threshold_of_other_cache_layouts(tmp_path):
     assert cpu._cpu_count("0-3,8,10-11") == 7
 
 
-def import_with(value, cwd):
-    code = "import xlashape as xs; print(xs.cpu_features()['stream_bytes'])"
-    env = dict(command_env(), XLASHAPE_STREAM_BYTES=value)
+def import_with(variable, value, cwd):
+    """What cpu_features() reports for ``variable`` after importing with it set."""
+    feature = {"XLASHAPE_STREAM_BYTES": "stream_bytes", "XLASHAPE_PREFETCH": "prefetch"}[variable]
+    code = f"import xlashape as xs; print(xs.cpu_features()[{feature!r}])"
+    env = dict(command_env(), **{variable: value})
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           cwd=cwd, timeout=120, check=False)
 
 
 def test_environment_variable_sets_the_threshold(tmp_path):
-    done = import_with("4096", tmp_path)
+    done = import_with("XLASHAPE_STREAM_BYTES", "4096", tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "4096"
-    done = import_with("4 MiB", tmp_path)
+    done = import_with("XLASHAPE_STREAM_BYTES", "4 MiB", tmp_path)
     assert done.returncode != 0
     assert "XLASHAPE_STREAM_BYTES must be a byte count (digits) from 0 to" in done.stderr
     assert "got '4 MiB'" in done.stderr
+
+
+def test_prefetch_is_set_and_reported():
+    previous = cpu.set_prefetch("off")
+    try:
+        assert cpu.prefetch() == "off"
+        assert xs.cpu_features()["prefetch"] == "off"
+        assert cpu.set_prefetch("l2") == "off"
+        assert cpu.set_prefetch(None) == "l2"
+        assert cpu.prefetch() == cpu._cache_prefetch()
+    finally:
+        cpu.set_prefetch(previous)
+    assert cpu.PREFETCH_MODES == ("off", "l1", "l2")
+    with pytest.raises(ValueError, match=r"set_prefetch: mode must be one of off, l1, l2 or None, got 'L2'"):
+        cpu.set_prefetch("L2")
+    with pytest.raises(TypeError, match=r"set_prefetch: mode must be a str \(one of off, l1, l2\) or None, got int"):
+        cpu.set_prefetch(2)
+    assert cpu.prefetch() == previous
+
+
+def test_prefetch_mode_derived_from_the_l2(tmp_path):
+    x86, arm = ("baseline", "avx2", "avx512"), ("baseline", "neon")
+    # The Intel Xeon model 207: 2 MiB of L2 a core.
+    write_cache(tmp_path, 0, 1, "Data", "48K", "0")
+    write_cache(tmp_path, 2, 2, "Unified", "2048K", "0")
+    write_cache(tmp_path, 3, 3, "Unified", "307200K", "0-15")
+    assert cpu._cache_prefetch(tmp_path, x86) == "l2"
+    assert cpu._cache_prefetch(tmp_path, ("baseline",)) == "l1"  # not x86-64 kernels
+    assert cpu._cache_prefetch(tmp_path, arm) == "l1"
+    # The cache's size decides, not one CPU's share: two threads of a core.
+    shared = tmp_path / "two_threads"
+    shared.mkdir()
+    write_cache(shared, 2, 2, "Unified", "2048K", "0,8")
+    assert cpu._cache_prefetch(shared, x86) == "l2"
+    # AMD EPYC Zen 4 (1 MiB), Intel's older server cores (1.25 MiB), no sysfs.
+    for size in ("1024K", "1280K", "2047K"):
+        smaller = tmp_path / size
+        smaller.mkdir()
+        write_cache(smaller, 2, 2, "Unified", size, "0")
+        assert cpu._cache_prefetch(smaller, x86) == "l1", size
+    assert cpu._cache_prefetch(tmp_path / "missing", x86) == "l1"
+
+
+def test_environment_variable_sets_the_prefetch(tmp_path):
+    for mode in cpu.PREFETCH_MODES:
+        done = import_with("XLASHAPE_PREFETCH", f" {mode.upper()} ", tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == mode
+    done = import_with("XLASHAPE_PREFETCH", "", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == cpu._cache_prefetch()
+    done = import_with("XLASHAPE_PREFETCH", "l3", tmp_path)
+    assert done.returncode != 0
+    assert "XLASHAPE_PREFETCH must be one of off, l1, l2, got 'l3'" in done.stderr
+
+
+@pytest.fixture(params=["off", "l1", "l2"])
+def prefetch(request):
+    previous = cpu.set_prefetch(request.param)
+    yield request.param
+    cpu.set_prefetch(previous)
+
+
+@pytest.mark.parametrize("shape", SHAPES[:3], ids=str)
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
+def test_every_prefetch_mode_gives_the_same_offsets(level, threshold, prefetch, shape, out_dtype):
+    """The C rows' ravel, whole and by the blocks of 'clip', into out= at
+    three alignments, and a bad row still found."""
+    n = 30_011
+    for index_dtype in (np.int64, np.int32):
+        rows = rows_of(shape, n, index_dtype, seed=3)
+        offsets = numpy_ravel(shape, rows.astype(np.int64))
+        for start in (0, 8, 16):
+            for mode in ("raise", "clip"):
+                out = buffer_at((n,), out_dtype, start)
+                xs.ravel(rows, shape, out=out, mode=mode, threads=1)
+                np.testing.assert_array_equal(out, offsets, err_msg=f"{mode}, out= at {start} mod 64")
+        bad = rows.copy()
+        bad[n - 9, 0] = shape.dimensions[0]
+        with pytest.raises(IndexError, match=f"row {n - 9}"):
+            xs.ravel(bad, shape, out=buffer_at((n,), out_dtype, 0), threads=1)
 
 
 def test_results_into_pages_not_yet_touched(level, threshold):

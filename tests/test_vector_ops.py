@@ -38,6 +38,7 @@ FILL = 0xA5  # the bytes of run's out that no operation wrote
 REFERENCE = {4: "portable4", 8: "portable8"}
 PORTABLE = tuple(REFERENCE.values())
 STORES = (0, 1, 2)  # enum xs_store: plain, aligned slots, non-temporal
+PREFETCHES = (0, 1, 2)  # enum xs_prefetch: none, into L1, into L2 (kernels_common.h)
 
 
 def levels_for(op: str | None = None) -> list:
@@ -666,8 +667,10 @@ def test_ravel_rows4_u32(level, data):
              for e in extent] for _ in range(stop)]
     store, at = data.draw(st.sampled_from(STORES)), 4 * data.draw(st.integers(0, 32))
     flag = data.draw(st.sampled_from([0, 1, 2**40]))
+    prefetch = data.draw(st.sampled_from(PREFETCHES))
     done, out, _, got_flag = run(level, "xs_vravel_rows4_u32", np.array(rows, dtype=np.uint32).reshape(-1),
-                                 [i, stop, store, at, *extent, *stride], flag=flag, flag_as_bool=True)
+                                 [i, stop, store, at, *extent, *stride, prefetch], flag=flag,
+                                 flag_as_bool=True)
     assert done == i + (stop - i) // n32 * n32
     sums = [sum(v * s for v, s in zip(row, stride)) & M32 for row in rows[i:done]]
     assert list(out[at + 4 * i:at + 4 * done].view(np.uint32)) == sums

@@ -30,6 +30,15 @@ three quarters of one CPU's share of its L2) writes whole vectors on
 64-byte boundaries whatever ``out=``'s alignment, each turned by the
 misalignment; a smaller call's results stay in L2, where stores across two
 cache lines cost less than the turn. :func:`set_align_bytes` changes it.
+
+A ravel of C-contiguous rows that moves that much also asks for its input
+ahead of the loads (:func:`prefetch`), in one of :data:`PREFETCH_MODES`:
+``"l2"`` (8 KiB ahead, into L2) on an x86-64 CPU whose L2 holds 2 MiB or
+more, ``"l1"`` (2 KiB ahead, into L1) on others, or ``"off"``. The
+environment variable ``XLASHAPE_PREFETCH`` (one of the modes) sets it
+instead, and :func:`set_prefetch` changes it at run time. Neither ever
+changes a result. ``python benchmarks/large_batch.py`` times each mode on
+the machine it runs on.
 """
 
 from __future__ import annotations
@@ -43,15 +52,21 @@ from .core import _batch
 __all__ = [
     "LEVELS",
     "MAX_THRESHOLD_BYTES",
+    "PREFETCH_MODES",
     "align_bytes",
     "cpu_features",
+    "prefetch",
     "set_align_bytes",
     "set_cpu_level",
+    "set_prefetch",
     "set_stream_bytes",
     "stream_bytes",
 ]
 
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
+#: How a ravel of rows past a core's L2 prefetches its input: none, 2 KiB
+#: ahead into L1, or 8 KiB ahead into L2.
+PREFETCH_MODES: tuple[str, ...] = tuple(_batch.PREFETCH_MODES)
 #: The largest streaming or aligned-slot threshold, in bytes: 2**53.
 MAX_THRESHOLD_BYTES = 2**53
 
@@ -93,6 +108,8 @@ def cpu_features() -> dict[str, object]:
             :func:`xlashape.cpu.align_bytes`. Relayouts (``to_linear``,
             ``from_linear``, ``relayout``) stream by the same threshold of
             bytes read and written.
+        ``prefetch``
+            :func:`xlashape.cpu.prefetch`.
 
     Examples
     --------
@@ -115,6 +132,7 @@ def cpu_features() -> dict[str, object]:
         "pool_wake_ns": pool["wake_ns"] if started else None,
         "stream_bytes": stream_bytes(),
         "align_bytes": align_bytes(),
+        "prefetch": prefetch(),
     }
 
 
@@ -158,6 +176,31 @@ def set_align_bytes(nbytes: int | None) -> int:
     return previous
 
 
+def prefetch() -> str:
+    """How a ravel of C-contiguous rows that moves at least
+    :func:`align_bytes` asks for its input ahead of its loads: one of
+    :data:`PREFETCH_MODES`."""
+    return str(_batch.prefetch_mode())
+
+
+def set_prefetch(mode: str | None) -> str:
+    """Prefetch as ``mode``, one of :data:`PREFETCH_MODES` (None: the mode
+    chosen for this CPU's L2); returns the previous mode. ValueError for
+    another string, TypeError for what is neither a string nor None."""
+    if mode is not None and not isinstance(mode, str):
+        raise TypeError(
+            f"set_prefetch: mode must be a str (one of {', '.join(PREFETCH_MODES)}) or None,"
+            f" got {type(mode).__name__}"
+        )
+    if mode is not None and mode not in PREFETCH_MODES:
+        raise ValueError(
+            f"set_prefetch: mode must be one of {', '.join(PREFETCH_MODES)} or None, got {mode!r}"
+        )
+    previous = prefetch()
+    _batch.set_prefetch_mode(_cache_prefetch() if mode is None else mode)
+    return previous
+
+
 def _threshold(nbytes: object, function: str) -> int:
     """``nbytes`` as a byte count from 0 to MAX_THRESHOLD_BYTES; TypeError or
     ValueError naming ``function`` otherwise."""
@@ -183,9 +226,10 @@ def _cpu_count(text: str) -> int:
 _CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
 
 
-def _cache_shares(root: Path) -> dict[int, int]:
-    """One CPU's share in bytes of each level of data cache, from sysfs."""
-    share: dict[int, int] = {}
+def _data_caches(root: Path) -> dict[int, tuple[int, int]]:
+    """Each level of data cache, from sysfs: its size in bytes and the CPUs
+    that share it."""
+    caches: dict[int, tuple[int, int]] = {}
     for index in root.glob("index[0-9]*"):
         try:
             level = int((index / "level").read_text())
@@ -196,8 +240,13 @@ def _cache_shares(root: Path) -> dict[int, int]:
             continue
         if kind == "Instruction" or not size.endswith("K"):
             continue
-        share[level] = int(size[:-1]) * 1024 // max(sharing, 1)
-    return share
+        caches[level] = (int(size[:-1]) * 1024, max(sharing, 1))
+    return caches
+
+
+def _cache_shares(root: Path) -> dict[int, int]:
+    """One CPU's share in bytes of each level of data cache, from sysfs."""
+    return {level: size // sharing for level, (size, sharing) in _data_caches(root).items()}
 
 
 def _cache_threshold(root: Path = _CACHES) -> int:
@@ -215,6 +264,25 @@ def _l2_threshold(root: Path = _CACHES) -> int:
     sysfs has no L2."""
     share = _cache_shares(root)
     return share[2] * 3 // 4 if 2 in share else 1 << 20
+
+
+def _cache_prefetch(root: Path = _CACHES, levels: tuple[str, ...] = LEVELS) -> str:
+    """``"l2"`` where the kernels are x86-64's (``levels`` has avx2) and the L2
+    in sysfs holds 2 MiB or more, whatever shares it; ``"l1"`` otherwise,
+    sysfs without an L2 included (csrc/kernels/kernels_common.h gives the
+    measurements behind each)."""
+    l2 = _data_caches(root).get(2)
+    return "l2" if "avx2" in levels and l2 is not None and l2[0] >= 2 << 20 else "l1"
+
+
+def _initial_prefetch() -> None:
+    wanted = os.environ.get("XLASHAPE_PREFETCH", "").strip().lower()
+    if wanted and wanted not in PREFETCH_MODES:
+        raise ValueError(
+            f"XLASHAPE_PREFETCH must be one of {', '.join(PREFETCH_MODES)}, got {wanted[:40]!r}"
+            + ("..." if len(wanted) > 40 else "")
+        )
+    set_prefetch(wanted or None)
 
 
 def _initial_thresholds() -> None:
@@ -253,3 +321,4 @@ def _initial_level() -> None:
 
 _initial_level()
 _initial_thresholds()
+_initial_prefetch()

@@ -4,6 +4,7 @@
 #include "vec_check.h"
 
 #include "base/levels.h"
+#include "kernels/kernels_common.h"
 
 static const xs_vcheck_level *const levels[] = {
     &xs_vcheck_portable4,
@@ -16,6 +17,11 @@ static const xs_vcheck_level *const levels[] = {
     &xs_vcheck_neon,
 #endif
 };
+
+/* The prefetch mode that the portable levels' kernels ask for, which
+ * driver/dispatch.c holds in the package: the one reaching farthest, so
+ * that their loops run with a prefetch in them. */
+int xs_prefetch_mode(void) { return XS_PREFETCH_L2; }
 
 int xs_vcheck_nlevels(void) { return (int)(sizeof levels / sizeof *levels); }
 

@@ -32,9 +32,9 @@
  *   xs_vravel_sum              [0] rank, [1] narrow, then rank extents, rank strides
  *   xs_vravel_column           [0] narrow (in: acc, v, extm1, stride)
  *   xs_vravel_rows4_u32        [0] i, [1] stop, [2] store mode, [3] byte offset of out
- *                              (a multiple of 4), [4, 8) extents, [8, 12) strides; the
- *                              rows are in's uint32 items; returns the first row not
- *                              done, *flag the bad flag
+ *                              (a multiple of 4), [4, 8) extents, [8, 12) strides,
+ *                              [12] prefetch mode; the rows are in's uint32 items;
+ *                              returns the first row not done, *flag the bad flag
  *   xs_vstream                 [0] count, [1] store mode, [2] byte offset, [3] 1: by
  *                              xs_vstream_put_block: count of in's vectors put on a
  *                              stream begun at out + offset, then ended
@@ -226,12 +226,13 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
 #endif
     case XS_VCHECK_xs_vravel_rows4_u32: {
         const uint64_t i = param[0], stop = param[1], store = param[2], offset = param[3];
+        const uint64_t prefetch = param[12];
         if (i > stop || stop > 2 * XS_VCHECK_IN / 4 || store > XS_STORE_STREAM || offset % 4 != 0 ||
-            offset > XS_VCHECK_OUT - 4 * stop)
+            offset > XS_VCHECK_OUT - 4 * stop || prefetch > XS_PREFETCH_L2)
             return XS_VCHECK_OUTSIDE;
         result = xs_vravel_rows4_u32((const uint32_t *)(const void *)in, param + 4, param + 8,
                                      (uint32_t *)(void *)(out + offset), (ptrdiff_t)i,
-                                     (ptrdiff_t)stop, (int)store, flag);
+                                     (ptrdiff_t)stop, (int)store, (int)prefetch, flag);
         break;
     }
     case XS_VCHECK_xs_vstream: {

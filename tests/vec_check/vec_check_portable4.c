@@ -4,12 +4,6 @@
  * compiler. */
 #include "vec_check.h"
 
-#if !defined(__GNUC__) && !defined(__clang__)
-/* kernels_impl.h's vector loops prefetch through GCC's builtin: until
- * this file, only the x86 levels (GCC or clang) compiled them. */
-#define __builtin_prefetch(p) ((void)(p))
-#endif
-
 #include "kernels/kernels_common.h"
 #define XS_PORTABLE_VL 4
 #include "vec/kernels_vec_portable.h"

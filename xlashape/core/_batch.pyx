@@ -49,6 +49,8 @@ cdef extern from "driver/dispatch.h" nogil:
     int64_t xs_stream_bytes()
     void xs_set_align_bytes(int64_t nbytes)
     int64_t xs_align_bytes()
+    void xs_set_prefetch_mode(int mode)
+    int xs_prefetch_mode()
 
 
 cdef extern from "driver/relayout_run.h" nogil:
@@ -284,6 +286,25 @@ def set_align_bytes(nbytes):
     """Write aligned slots for calls that move at least ``nbytes`` bytes
     (xlashape.cpu sets it from the CPU's L2 at import)."""
     xs_set_align_bytes(_byte_count(nbytes, "aligned-slot"))
+
+
+#: The ravel loops' prefetch modes, by their number in csrc (enum xs_prefetch).
+PREFETCH_MODES = ("off", "l1", "l2")
+
+
+def prefetch_mode():
+    """How the ravel loops over rows prefetch their input in calls past a
+    core's L2: a name from PREFETCH_MODES."""
+    return PREFETCH_MODES[xs_prefetch_mode()]
+
+
+def set_prefetch_mode(str mode):
+    """Prefetch as ``mode`` (a name from PREFETCH_MODES; xlashape.cpu sets it
+    from the CPU's L2 at import)."""
+    if mode not in PREFETCH_MODES:
+        raise ValueError(f"unknown prefetch mode {mode!r}; expected one of "
+                         f"{', '.join(PREFETCH_MODES)}")
+    xs_set_prefetch_mode(PREFETCH_MODES.index(mode))
 
 
 cdef int64_t _byte_count(object nbytes, str threshold) except? -1:

@@ -349,6 +349,13 @@ static double align_from = (double)(1 << 20);
 void xs_set_align_bytes(int64_t bytes) { align_from = (double)bytes; }
 int64_t xs_align_bytes(void) { return (int64_t)align_from; }
 
+/* How the ravel loops over rows prefetch (kernels_common.h, enum
+ * xs_prefetch): set at import from the CPU's L2 (xlashape/cpu.py). */
+static int prefetch_mode = XS_PREFETCH_L1;
+
+void xs_set_prefetch_mode(int mode) { prefetch_mode = mode; }
+int xs_prefetch_mode(void) { return prefetch_mode; }
+
 /* Whether the pages holding ``at`` are all in memory (on Linux; elsewhere
  * assumed so). A result in pages not yet touched (a fresh np.empty, or a
  * new result of xlashape's) is not streamed: each page fault zeroes its

@@ -30,5 +30,9 @@ int64_t xs_stream_bytes(void);
  * (kernels_store.h): a call that moves that much leaves a core's L2. */
 void xs_set_align_bytes(int64_t bytes);
 int64_t xs_align_bytes(void);
+/* How the ravel loops over rows prefetch their input in calls that store
+ * other than plainly: enum xs_prefetch (kernels_common.h). */
+void xs_set_prefetch_mode(int mode);
+int xs_prefetch_mode(void);
 
 #endif

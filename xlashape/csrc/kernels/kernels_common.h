@@ -30,17 +30,61 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
 /* Rows per block in unravel: a block's positions (8 x 256 int64) stay in L1. */
 #define XS_BLOCK 256
 
-/* The ravel loops over C-contiguous rows ask for the input XS_PREFETCH_AHEAD
- * bytes ahead in calls that store other than plainly (that move at least
+/* How the ravel loops over C-contiguous rows prefetch their input in calls
+ * that store other than plainly (that move at least
  * xlashape.cpu.align_bytes(), three quarters of a core's L2, so that the
  * rows come from L3 or memory), whether the call runs whole or by blocks
- * (as under 'clip'): one row
- * stream crosses 4 KiB pages, where the hardware prefetcher stops, four
- * times as often as one of four column streams. On an AMD EPYC (Zen 3,
- * avx2), rank 4, one thread, same-process A/B: 1.24-1.33x at N = 10^6 and
- * 1.12-1.18x at 10^7, int64 and int32; within the noise at 10^5 (in L3);
- * off at 10^4. */
-#define XS_PREFETCH_AHEAD 2048
+ * (as under 'clip'): one row stream crosses 4 KiB pages, where the
+ * hardware prefetcher stops, four times as often as one of four column
+ * streams. xlashape.cpu picks the mode at import (set_prefetch):
+ *
+ * - XS_PREFETCH_L1, XS_PREFETCH_L1_AHEAD bytes ahead into L1. On an AMD
+ *   EPYC (Zen 3, avx2), rank 4, one thread, same-process A/B against no
+ *   prefetch: 1.24-1.33x at N = 10^6 and 1.12-1.18x at 10^7, int64 and
+ *   int32; within the noise at 10^5 (in L3); off at 10^4.
+ * - XS_PREFETCH_L2, XS_PREFETCH_L2_AHEAD bytes ahead into L2, for cores
+ *   with an L2 of 2 MiB or more. On an Intel Xeon (model 207, 2 MiB of L2),
+ *   10^7 rank-4 rows, one thread, ravel as a fraction of the copy, in a
+ *   build whose distance and hint were run-time variables: int64 rows at
+ *   avx512 0.73-0.81 with this against 0.62-0.69 with the L1 mode and
+ *   0.53-0.56 with none; int32 rows 0.69-0.82 against 0.62-0.74; int64 at
+ *   avx2 0.67-0.78 against 0.59-0.74. prefetcht1 or prefetcht2 from 6 to 16
+ *   KiB ahead read alike (0.68-0.82); prefetchnta lost (0.35).
+ * - XS_PREFETCH_OFF. On an AMD EPYC (Zen 4, 1 MiB of L2), 10^7 rows: int64
+ *   at avx512 1.24-1.28 of the copy against 1.24-1.30 with the L1 mode;
+ *   int32 rows 1.48-1.54 against 1.37-1.42; int64 at avx2 1.40-1.41
+ *   against 1.23-1.27 (the L2 mode: 1.07-1.09 at avx512, 1.40-1.42 at
+ *   avx2). It stays out of the default until it is measured on the other
+ *   cores with an L2 under 2 MiB that the L1 mode serves now (Zen 3,
+ *   Intel's older server cores). */
+enum xs_prefetch { XS_PREFETCH_OFF = 0, XS_PREFETCH_L1 = 1, XS_PREFETCH_L2 = 2 };
+#define XS_PREFETCH_L1_AHEAD 2048
+#define XS_PREFETCH_L2_AHEAD 8192
+
+/* The mode set by xlashape.cpu (driver/dispatch.c holds it). */
+int xs_prefetch_mode(void);
+
+/* The prefetch of a call that stores by ``store``: none where its results
+ * stay in L2, and so its input in cache. */
+static XS_ALWAYS_INLINE int xs_prefetch_of(int store) {
+    return store == XS_STORE_PLAIN ? XS_PREFETCH_OFF : xs_prefetch_mode();
+}
+
+/* Ask for the ``bytes`` (a multiple of 64) from ``at``, the mode's distance
+ * ahead. */
+static XS_ALWAYS_INLINE void xs_prefetch_ahead(const void *at, int bytes, int mode) {
+#if defined(__GNUC__) || defined(__clang__)
+    const char *from = (const char *)at;
+    if (mode == XS_PREFETCH_L1)
+        for (int j = 0; j < bytes; j += 64) __builtin_prefetch(from + XS_PREFETCH_L1_AHEAD + j, 0, 3);
+    else if (mode == XS_PREFETCH_L2)
+        for (int j = 0; j < bytes; j += 64) __builtin_prefetch(from + XS_PREFETCH_L2_AHEAD + j, 0, 2);
+#else  /* MSVC builds the baseline level alone, which has no vector loop to prefetch for */
+    (void)at;
+    (void)bytes;
+    (void)mode;
+#endif
+}
 
 /* The relayout transposes' whole-line blocks of 2-byte elements (32x32 at
  * AVX-512, staged 32x32 at AVX2, kernels_vec_<level>.h) ask for their rows'

@@ -64,14 +64,12 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_vector)(
     xs_vravel_init(&t, R, p->extent, p->stride);
     xs_vok ok = xs_vok_all();
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
-    const int prefetch = store != XS_STORE_PLAIN;  /* kernels_common.h */
+    const int prefetch = xs_prefetch_of(store);  /* kernels_common.h */
     xs_vstream s;
     xs_vstream_begin(&s, out + start, store);
     for (ptrdiff_t i = start; i < vstop; i += XS_VL) {
         xs_vi v[XS_MAX_UNROLLED];
-        if (prefetch)
-            for (int j = 0; j < R * (int)sizeof(XS_T) * XS_VL; j += 64)
-                __builtin_prefetch((const char *)(rows + i * R) + XS_PREFETCH_AHEAD + j);
+        xs_prefetch_ahead(rows + i * R, R * (int)sizeof(XS_T) * XS_VL, prefetch);
         for (int j = 0; j < R; j++) v[j] = XS_CAT2(xs_vload_, XS_TN)(rows + i * R + j * XS_VL);
         xs_vstream_put(&s, xs_vravel_sum(v, R, &t, narrow, &ok));
     }
@@ -333,8 +331,10 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_ravel_cols32_rank)(
         uint64_t bad = 0;
         const uint32_t *r = (const uint32_t *)(const void *)column[0];
         start = store == XS_STORE_PLAIN  /* compiled for plain stores, as xs_ravel_rows_rank's */
-            ? xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, XS_STORE_PLAIN, &bad)
-            : xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, store, &bad);
+            ? xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, XS_STORE_PLAIN,
+                                  XS_PREFETCH_OFF, &bad)
+            : xs_vravel_rows4_u32(r, p->extent, p->stride, out, start, stop, store,
+                                  xs_prefetch_of(store), &bad);
         return bad | XS_FN(xs_ravel_cols32_ranked)(p, column, out, start, stop, R, R, 0);
     }
 #endif

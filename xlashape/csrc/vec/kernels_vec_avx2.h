@@ -305,7 +305,7 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
                                                      const uint64_t *extent,
                                                      const uint64_t *stride, uint32_t *out,
                                                      ptrdiff_t i, ptrdiff_t stop, int store,
-                                                     uint64_t *bad) {
+                                                     int prefetch, uint64_t *bad) {
     const __m256i limit = _mm256_setr_epi32(
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3],
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]);
@@ -315,15 +315,11 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     /* sum element 4k + m holds row 2m + k of the 8 */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256i over = _mm256_setzero_si256();
-    const int prefetch = store != XS_STORE_PLAIN;  /* kernels_common.h */
     xs_vstream s;
     xs_vstream_begin(&s, out + i, store);
     for (; i + 8 <= stop; i += 8) {
         const uint32_t *r = rows + 4 * i;
-        if (prefetch) {
-            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD);
-            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD + 64);
-        }
+        xs_prefetch_ahead(r, 128, prefetch);
         __m256i p0 = _mm256_loadu_si256((const __m256i *)r);
         __m256i p1 = _mm256_loadu_si256((const __m256i *)(r + 8));
         __m256i p2 = _mm256_loadu_si256((const __m256i *)(r + 16));

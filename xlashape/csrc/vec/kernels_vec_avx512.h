@@ -315,7 +315,8 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
                                                      const uint64_t *extent,
                                                      const uint64_t *stride, uint32_t *out,
                                                      ptrdiff_t i, ptrdiff_t stop, int store,
-                                                     uint64_t *bad) {
+                                                     int prefetch, uint64_t *bad) {
+    (void)prefetch;  /* kernels_vec.h: this level reads without */
     const __m512i limit = _mm512_broadcast_i32x4(_mm_setr_epi32(
         (int)extent[0], (int)extent[1], (int)extent[2], (int)extent[3]));
     const __m512i factor = _mm512_broadcast_i32x4(_mm_setr_epi32(

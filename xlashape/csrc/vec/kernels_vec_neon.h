@@ -490,7 +490,7 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
                                                      const uint64_t *extent,
                                                      const uint64_t *stride, uint32_t *out,
                                                      ptrdiff_t i, ptrdiff_t stop, int store,
-                                                     uint64_t *bad) {
+                                                     int prefetch, uint64_t *bad) {
     uint32_t ext[4], str[4];
     for (int d = 0; d < 4; d++) {
         ext[d] = (uint32_t)extent[d];
@@ -498,16 +498,12 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
     }
     const uint32x4_t limit = vld1q_u32(ext), factor = vld1q_u32(str);
     uint32x4_t over = vdupq_n_u32(0);
-    const int prefetch = store != XS_STORE_PLAIN;  /* kernels_common.h */
     xs_vstream s;
     xs_vstream_begin(&s, out + i, store);
     for (; i + 8 <= stop; i += 8) {
         const uint32_t *r = rows + 4 * i;
         uint32x4_t sum[2];
-        if (prefetch) {
-            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD);
-            __builtin_prefetch((const char *)r + XS_PREFETCH_AHEAD + 64);
-        }
+        xs_prefetch_ahead(r, 128, prefetch);
         for (int h = 0; h < 2; h++) {
             uint32x4_t p[4];
             for (int k = 0; k < 4; k++) {

@@ -337,7 +337,8 @@ static XS_ALWAYS_INLINE ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows,
                                                      const uint64_t *extent,
                                                      const uint64_t *stride, uint32_t *out,
                                                      ptrdiff_t i, ptrdiff_t stop, int store,
-                                                     uint64_t *bad) {
+                                                     int prefetch, uint64_t *bad) {
+    (void)prefetch;  /* kernels_vec.h: this level reads without */
     uint32_t over = 0;
     xs_vstream s;
     xs_vstream_begin(&s, out + i, store);
