@@ -322,6 +322,8 @@ TILED_ROWS = (
     "s8[8,2048]{1,0:T(8,1024)(4,1)}",
     "bf16[8,1024]{1,0:T(8,512)(4,1)}",
     "s8[8,192]{1,0:T(8,96)(4,1)}",
+    # More rows of a tile than the inverse keeps staged at once: 16 pairs.
+    "bf16[64,300]{1,0:T(32,128)(2,1)}",
 )
 
 

@@ -11,6 +11,7 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define XS_ALWAYS_INLINE inline __attribute__((always_inline))
+#define XS_NOINLINE __attribute__((noinline))
 /* Unroll the next loop over dimensions whole (up to XS_MAX_UNROLLED
  * times), where the compiler would not on its own, so that values indexed
  * by dimension stay in registers. */
@@ -19,6 +20,7 @@
 #define XS_UNROLL_DIMS XS_UNROLL_PRAGMA(XS_MAX_UNROLLED)
 #else
 #define XS_ALWAYS_INLINE __forceinline
+#define XS_NOINLINE __declspec(noinline)
 #define XS_UNROLL_DIMS
 #define restrict __restrict
 #endif

@@ -37,23 +37,30 @@
  *   AMD EPYC Zen 4); joined, 1.0-1.11x. Staging the run in L1 to go out
  *   in whole lines, every byte stored twice, took 1.2-1.8x; joining every
  *   piece from two vectors (two shuffles and an or each), 1.07-1.17x.
- * - Its inverse's result rows go on in moves far apart in the source's
- *   order, so it streams only into rows that start on a line. At 16 bytes
- *   past one, non-temporal stores took 1.6-2.6x the aligned time (bf16
- *   (2,1) and s8 (4,1) tiles, from_linear, avx2 and avx512 kernels on an
- *   AMD EPYC Zen 4), ordinary ones 1.6x (bf16) and 1.05-1.1x (s8); with
- *   the source prefetched (xs_ahead), 1.35-1.55x for bf16, and 1.0-1.25x
- *   for s8 against its staged aligned time (xs_deinterleave4_lines).
- *   Tried and not kept (bf16 (2,1) from_linear, 64 MB, avx512 kernels on
- *   the same Zen 4): each row's whole lines non-temporal and the two part
- *   lines by plain stores, 7.3-8.2 ms against 6.8-8.0 all plain (s8 1.6x
- *   slower, its 128-byte rows staged a line at a time); the destination's
- *   order, each tile prefetched whole, 7.3-7.6 ms at +16 against 6.5-6.8
- *   in the source's order, and 6.9 aligned against 4.6-5.0; every line
- *   written whole by non-temporal stores, each row's part lines held in
- *   16 slots until the row goes on (a prototype, 16-byte offsets only),
- *   6.6-6.9 ms at +16, +32 and +48 against 7.1-7.2 plain: still 1.3x the
- *   aligned time, so not kept. */
+ * - Its inverse (xs_deinterleave) keeps the source's order, in which a
+ *   tile's rows go on a tile's moves later. Into rows that start on
+ *   lines it streams them directly, 32 bytes of each row a step (4 rows
+ *   staged a line at a time, xs_deinterleave4_lines). Into rows that do
+ *   not, each move's rows are staged (xs_deinterleave_held) and their
+ *   lines go out whole when the move that goes on with them comes, which
+ *   completes the lines they share. from_linear, 64 MB, one thread, AMD
+ *   EPYC Zen 4, avx512 (avx2) kernels, against 16-byte steps, the source
+ *   prefetched 16 moves on and ordinary stores into rows off lines: bf16
+ *   (2,1) tiles 4.6 (5.1) -> 3.0 (2.9) ms aligned and 6.5-6.8 (6.3-6.6) ->
+ *   4.6-4.7 (4.8-4.9) at 2, 16 and 32 bytes past a line; s8 (4,1) tiles
+ *   6.1 (6.2) -> 4.2 (4.4) and 6.2-7.3 (6.9-8.3) -> 5.7-5.8 (6.4-7.8).
+ *   Both fell, the aligned time more: off a line is still 1.4-1.7x it.
+ *   The prefetch, which 16-byte steps had needed (1.1-1.5x), cost 32-byte
+ *   ones 10-25%. Staged rows need their vector stores never across a
+ *   line (2 bytes past one they
+ *   took 1.5-1.8x the time of 16 bytes past), no staged row across a page
+ *   (1.3x, where the stack put one so) and their lines out a move after
+ *   their stores, not just after (1.1-1.2x: the loads wait on the
+ *   stores). Tried and not kept: those lines put out one a step while the
+ *   next part is staged into a second stage (1.25x); before staging,
+ *   non-temporal stores into rows off lines (1.6-2.6x the aligned time),
+ *   the destination's order (1.5x aligned), and each row's part lines held
+ *   while its whole ones went out from the vectors (1.3x). */
 #include <string.h>
 
 #include "relayout/relayout.h"
@@ -61,17 +68,45 @@
 #define XS_T_BLOCK 128
 #define XS_T_STRIP 32
 
-/* What a streamed move leaves for the next one to complete: a 64-byte
- * result line begun by a run (see xs_lines_put), whose bytes up to
- * ``next`` ``held`` holds (line NULL: none); and the last 16 bytes of an
- * interleave into a result not 16-byte aligned (xs_vinterleave_joined),
- * of which the last (joint % 16) go at ``joint`` (NULL: none). */
+/* Where an inverse interleave stages its rows (xs_deinterleave_held): up
+ * to XS_HELD slots, one a move's 2 or 4 rows, ``step`` bytes apart in the
+ * result, taken in turn. A slot stages its rows' bytes from ``start`` to
+ * ``ends`` (of row 0; at most XS_HELD_ROW), row r from xs_held_row(h, k,
+ * r) on, which starts a line, so that the vector stores that stage them
+ * never cross one; where ``whole``, each row's bytes before start in its
+ * line are just before that. The stage starts XS_HELD_GAP bytes apart (8
+ * to a page), so that no staged row crosses a page. Staged bytes go out
+ * when the slot's rows go on, or the slot is taken or flushed, not
+ * before. */
+#define XS_HELD 8
+#define XS_HELD_ROW 256
+#define XS_HELD_GAP 512
+
+typedef struct {
+    char (*stage)[4 * XS_HELD_GAP]; /* XS_HELD of them, XS_HELD_GAP-aligned */
+    char *start[XS_HELD];
+    char *ends[XS_HELD];            /* where the slot's row 0 goes on (NULL: free) */
+    int64_t step[XS_HELD];
+    int rows[XS_HELD];
+    int whole[XS_HELD];
+    unsigned char after[XS_HELD];   /* the slot used after each, the time before */
+    int last;                       /* the slot last used */
+    int turn;                       /* the slot taken next */
+} xs_held;
+
+/* What streamed moves leave for later ones to complete: a 64-byte result
+ * line begun by a run (see xs_lines_put), whose bytes up to ``next``
+ * ``held`` holds (line NULL: none); the last 16 bytes of an interleave
+ * into a result not 16-byte aligned (xs_vinterleave_joined), of which the
+ * last (joint % 16) go at ``joint`` (NULL: none); and the rows of inverse
+ * interleaves staged (NULL: none, at the baseline always). */
 typedef struct {
     _Alignas(64) char held[64];
     char *line;
     char *next;
     char carry[16];
     char *joint;
+    xs_held *rows;
 } xs_lines;
 
 /* -- runs, fills, gathers ----------------------------------------------- */
@@ -140,6 +175,88 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
     }
 }
 
+/* -- an inverse interleave's rows held (xs_deinterleave_held) -- */
+
+static inline char *xs_line_of(const char *p) { return (char *)((uintptr_t)p & ~(uintptr_t)63); }
+
+static inline char *xs_held_row(xs_held *h, int k, int r) {
+    return h->stage[k] + 64 + r * XS_HELD_GAP;
+}
+
+/* Slot k's staged rows out: whole lines non-temporal, a row's start
+ * inside a line (not whole) by memcpy; the line it ends inside held for
+ * what goes on from its end where ``goes_on``, else by memcpy, and the
+ * slot freed. */
+static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int goes_on) {
+    if (!h->ends[k]) return;
+    for (int r = 0; r < rows; r++) {
+        char *d = h->start[k] + r * h->step[k], *end = h->ends[k] + r * h->step[k];
+        char *line = xs_line_of(d), *row = xs_held_row(h, k, r);
+        const char *p = row - (d - line); /* where line is staged */
+        if (line != d && !h->whole[k]) {
+            const int64_t head = line + 64 - d < end - d ? line + 64 - d : end - d;
+            memcpy(d, row, (size_t)head);
+            line += 64, p += 64;
+        }
+        for (; line + 64 <= end; line += 64, p += 64) xs_vstore_line_nt(line, p);
+        if (line >= end) continue;
+        if (goes_on) {  /* the line's bytes to just before row, by an aligned store */
+            char last[64];
+            memcpy(last, p + (end - line) - 64, 64);
+            memcpy(row - 64, last, 64);
+        } else {
+            memcpy(line, p, (size_t)(end - line));
+        }
+    }
+    h->start[k] = h->ends[k];
+    h->whole[k] = 1;
+    if (!goes_on) h->ends[k] = NULL;
+}
+
+static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP]) {
+    h->stage = stage;
+    memset(h->ends, 0, sizeof h->ends);
+    memset(h->after, 0, sizeof h->after);
+    h->last = h->turn = 0;
+}
+
+static inline void xs_held_flush(xs_held *h) {
+    for (int k = 0; k < XS_HELD; k++) xs_held_out(h, k, h->rows[k], 0);
+}
+
+/* The slot of the rows that go on at dst, step apart (-1: none). Moves go
+ * on in a pattern that repeats (a tile's rows in turn), so the slot that
+ * followed the last one used the time before is tried first. */
+static inline int xs_held_at(xs_held *h, const char *dst, int64_t step, int rows) {
+    int k = h->after[h->last];
+    if (h->ends[k] != dst) {
+        for (k = 0; k < XS_HELD && h->ends[k] != dst; k++) {
+        }
+        if (k == XS_HELD) return -1;
+        h->after[h->last] = (unsigned char)k;
+    }
+    if (h->step[k] != step || h->rows[k] != rows) {  /* another shape of move: written out */
+        xs_held_out(h, k, h->rows[k], 0);
+        return -1;
+    }
+    h->last = k;
+    return k;
+}
+
+/* A slot for a move's rows that go on from none: the next in turn, whose
+ * staged rows go out first. */
+static inline int xs_held_take(xs_held *h, int64_t step, int rows) {
+    const int k = h->turn;
+    h->turn = k + 1 == XS_HELD ? 0 : k + 1;
+    xs_held_out(h, k, h->rows[k], 0);
+    h->after[h->last] = (unsigned char)k;
+    h->last = k;
+    h->step[k] = step;
+    h->rows[k] = rows;
+    h->whole[k] = 0;
+    return k;
+}
+
 static inline void xs_joint_flush(xs_lines *w) {
     if (w->joint) {
         const size_t d = (uintptr_t)w->joint & 15;
@@ -173,6 +290,56 @@ static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t
     }
     return i;
 }
+
+/* A streamed inverse interleave into rows not all starting on lines:
+ * staged in a slot of xs_lines, XS_HELD_ROW bytes of each row at a time,
+ * so that the rows' lines go out whole, from the stage, once the next
+ * part is staged: where the slot's rows go on at dst, the part staged
+ * before completes its last lines with this one's (the next tile's, in
+ * the source's order). */
+static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, int64_t dsj,
+                                                  int64_t ni, const int rows, const int size,
+                                                  xs_held *h) {
+    int k = xs_held_at(h, dst, dsj, rows);
+    if (k >= 0) xs_held_out(h, k, rows, 1);
+    else k = xs_held_take(h, dsj, rows);
+    char *p0 = xs_held_row(h, k, 0);
+    for (int64_t i = 0; i < ni;) {
+        const int64_t n = ni - i < XS_HELD_ROW / size ? ni - i : XS_HELD_ROW / size;
+        if (i > 0) xs_held_out(h, k, rows, 1);
+        const char *s = src + i * rows * size;
+        const int64_t done = xs_vdeinterleave(s, p0, XS_HELD_GAP, n, rows, size, 0);
+        xs_transpose_scalar(s + done * rows * size, p0 + done * size, rows, n - done, rows * size,
+                            XS_HELD_GAP, size);
+        h->start[k] = dst + i * size;
+        h->ends[k] = dst + (i + n) * size;
+        i += n;
+    }
+}
+
+/* The inverse of an interleave of nj = 2 or 4 rows (xs_row_groups(nj,
+ * ssi, size)): streamed into rows on lines, directly (4 rows staged a
+ * line at a time), into other rows staged in h; else in cache. */
+static XS_ALWAYS_INLINE void xs_deinterleave(const char *src, char *dst, int64_t nj, int64_t ni,
+                                             int64_t ssi, int64_t dsj, const int size,
+                                             const int stream, xs_held *h) {
+    int64_t i;
+    if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63)) {
+        if (nj == 2) xs_deinterleave_held(src, dst, dsj, ni, 2, size, h);
+        else xs_deinterleave_held(src, dst, dsj, ni, 4, size, h);
+        return;
+    }
+    if (stream) {
+        i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
+        i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
+                     : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
+    } else {
+        i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 0)
+                    : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 0);
+    }
+    xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
+}
+
 #endif
 
 /* The micro-block of ``size``-byte elements: its side (0: none); streamed
@@ -243,18 +410,6 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         xs_transpose_scalar(src + j * size, dst + j * dsj, nj - j, ni, ssi, dsj, size);
         return;
     }
-    if (xs_row_groups(nj, ssi, size)) {
-        int64_t i;
-        if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63) == 0) {
-            i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
-            i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
-                         : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
-        } else
-            i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 0)
-                        : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 0);
-        xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
-        return;
-    }
     /* Streamed, where the result's rows are 64-byte aligned once the first
      * few elements of each are peeled off: strips of XS_T_STRIP source rows,
      * each swept along j, so that every source row is read in order, while
@@ -282,31 +437,14 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 
 /* -- a move ------------------------------------------------------------------ */
 
-#ifdef XS_VTRANSPOSE_SIDE  /* the baseline streams nothing */
-/* A streamed inverse interleave of 1- or 2-byte elements prefetches the
- * source of the move 16 moves on along the innermost outer axis (which
- * the driver leaves in the source's order); returns how many bytes on (0:
- * none), and how many bytes of it (*bytes). The hardware's prefetcher
- * alone left from_linear of bf16 (2,1) and s8 (4,1) tiles 1.1-1.5x
- * slower, aligned or not (AMD EPYC Zen 4, avx2 and avx512 kernels, one
- * thread); f32 (2,1) tiles lost 3-9% by it, aligned, so 4-byte elements
- * do not prefetch. Nor do runs: from_linear of f32 T(8,128) tiles (runs
- * whose sources are 4 KiB apart) gained 1.2x, but to_linear's runs lost
- * 1-14%. */
-static inline int64_t xs_ahead(const xs_move *m, const int size, int64_t *bytes) {
-    const int k = m->outer;
-    *bytes = 0;
-    if (!m->stream || k == 0 || m->kind != XS_MOVE_TRANSPOSE || size > 2 ||
-        !xs_row_groups(m->count[k], m->src_step[k + 1], size))
-        return 0;
-    *bytes = m->count[k + 1] * m->src_step[k + 1];
-    return 16 * m->src_step[k - 1];
-}
-#endif
 
-static inline void xs_inner(const xs_move *m, const char *src, char *dst, const int64_t *count,
-                            const int size, xs_lines *w) {
-    (void)w;
+/* One move; ``inverse`` (a compile-time constant): the moves are an
+ * inverse interleave (xs_range_inverse), its rows staged where streamed
+ * into rows that do not start on lines. */
+static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *dst,
+                                      const int64_t *count, const int size, xs_lines *w,
+                                      const int inverse) {
+    (void)w, (void)inverse;
     int k = m->outer;
     switch (m->kind) {
     case XS_MOVE_RUN:
@@ -322,6 +460,13 @@ static inline void xs_inner(const xs_move *m, const char *src, char *dst, const 
         xs_fill(dst, src, count[k], size);
         break;
     case XS_MOVE_TRANSPOSE:
+#ifdef XS_VTRANSPOSE_SIDE
+        if (inverse) {
+            xs_deinterleave(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k],
+                            size, m->stream, w->rows);
+            break;
+        }
+#endif
         xs_transpose(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k], size,
                      m->stream, w);
         break;
@@ -330,27 +475,19 @@ static inline void xs_inner(const xs_move *m, const char *src, char *dst, const 
     }
 }
 
-static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t stop,
-                                  const int size) {
+/* The moves from ``start`` to ``stop`` along the split axis, with ``w``
+ * (``inverse``: as xs_inner's). */
+static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
+                                            ptrdiff_t stop, const int size, xs_lines *w,
+                                            const int inverse) {
     int64_t count[XS_MOVE_MAX_AXES], index[XS_MOVE_MAX_AXES];
     memcpy(count, m->count, sizeof count);
     memset(index, 0, sizeof index);
     count[m->split] = stop - start;
     const char *src = m->src + start * m->src_step[m->split];
     char *dst = m->dst + start * m->dst_step[m->split];
-    xs_lines w;
-    w.line = NULL;
-    w.joint = NULL;
-#ifdef XS_VTRANSPOSE_SIDE
-    int64_t ahead_bytes;
-    const int64_t ahead = xs_ahead(m, size, &ahead_bytes);
-#endif
     for (;;) {
-#ifdef XS_VTRANSPOSE_SIDE
-        for (int64_t b = 0; b < ahead_bytes; b += 64)  /* past the source's end: dropped */
-            __builtin_prefetch((const void *)((uintptr_t)src + (uintptr_t)(ahead + b)));
-#endif
-        xs_inner(m, src, dst, count, size, &w);
+        xs_inner(m, src, dst, count, size, w, inverse);
         int k = m->outer - 1;
         for (; k >= 0; k--) {
             src += m->src_step[k];
@@ -364,11 +501,58 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
     }
 #ifdef XS_VTRANSPOSE_SIDE
     if (m->stream) {
-        xs_lines_flush(&w);
-        xs_joint_flush(&w);
+        xs_lines_flush(w);
+        if (inverse) xs_held_flush(w->rows);
+        xs_joint_flush(w);
         xs_vfence();  /* streamed stores reach memory before the caller reads it */
     }
 #endif
+}
+
+#ifdef XS_VTRANSPOSE_SIDE
+/* The moves of an inverse interleave, with a stage for its rows, in a
+ * frame of their own, one a size (XS_RANGE_INVERSE): other moves compiled
+ * beside them lost 3-20% (to_linear of bf16 (2,1) and f32 T(8,128) tiles,
+ * from_linear of f32 T(8,128) ones, 64 MB, one thread, AMD EPYC Zen 4),
+ * and they lost 15-25% without their sizes as constants. The loops are
+ * inlined into each frame: outlined, the other moves' interleave into an
+ * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost 25%. */
+static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
+                                              ptrdiff_t stop, const int size, xs_lines *w) {
+    _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
+    xs_held rows;
+    xs_held_init(&rows, stage);
+    w->rows = &rows;
+    xs_range_moves(m, start, stop, size, w, 1);
+}
+
+#define XS_RANGE_INVERSE(n)                                                                \
+    static XS_NOINLINE void xs_range_inverse_##n(const xs_move *m, ptrdiff_t start,       \
+                                                 ptrdiff_t stop, xs_lines *w) {           \
+        xs_range_inverse(m, start, stop, n, w);                                           \
+    }
+XS_RANGE_INVERSE(1)
+XS_RANGE_INVERSE(2)
+XS_RANGE_INVERSE(4)
+#undef XS_RANGE_INVERSE
+#endif
+
+static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t stop,
+                                  const int size) {
+    xs_lines w;
+    w.line = NULL;
+    w.joint = NULL;
+    w.rows = NULL;
+#ifdef XS_VTRANSPOSE_SIDE
+    const int k = m->outer;
+    if (m->kind == XS_MOVE_TRANSPOSE && xs_row_groups(m->count[k], m->src_step[k + 1], size)) {
+        if (size == 1) xs_range_inverse_1(m, start, stop, &w);  /* xs_row_groups: 1, 2 or 4 */
+        else if (size == 2) xs_range_inverse_2(m, start, stop, &w);
+        else xs_range_inverse_4(m, start, stop, &w);
+        return;
+    }
+#endif
+    xs_range_moves(m, start, stop, size, &w, 0);
 }
 
 static void xs_relayout_range(const xs_move *m, ptrdiff_t start, ptrdiff_t stop) {

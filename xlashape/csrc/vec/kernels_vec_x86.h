@@ -1,14 +1,15 @@
 /* What the two x86 levels share of kernels_vec.h's relayout operations:
- * the interleaves of 2 or 4 rows and their inverses on 16-byte vectors,
- * the streamed interleave into a result off a 16-byte boundary, the store
- * of a whole 64-byte line by non-temporal stores, and the fence after
- * them. Included by kernels_vec_avx2.h and kernels_vec_avx512.h
- * only (after <immintrin.h>, inside their level's target pragma, which
- * has AVX2); not a level of its own.
+ * the interleaves of 2 or 4 rows on 16-byte vectors and their inverses on
+ * 32-byte ones (16-byte for what is left), the streamed interleave into a
+ * result off a 16-byte boundary, the store of a whole 64-byte line by
+ * non-temporal stores, and the fence after them. Included by
+ * kernels_vec_avx2.h and kernels_vec_avx512.h only (after <immintrin.h>,
+ * inside their level's target pragma, which has AVX2); not a level of its
+ * own.
  *
- * AVX-512 keeps the 16-byte interleaves and the two 32-byte stores a line
- * of AVX2: they are what the relayout kernels ran at both levels when
- * they were measured (relayout/relayout_impl.h). */
+ * AVX-512 keeps the interleaves, their inverses and the two 32-byte
+ * stores a line of AVX2: they are what the relayout kernels ran at both
+ * levels when they were measured (relayout/relayout_impl.h). */
 #ifndef XLASHAPE_KERNELS_VEC_X86_H
 #define XLASHAPE_KERNELS_VEC_X86_H
 
@@ -157,34 +158,81 @@ static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *
     return steps * step;
 }
 
-/* 16 bytes of each result row a step, split from 16 * rows of the run. */
-static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                       const int rows, const int size, const int stream) {
+/* xs_x86_split on 32-byte vectors: the even and the odd units of a then b,
+ * in order (the in-lane packs put each lane's 8 bytes in turn). */
+static inline void xs_x86_split32(__m256i a, __m256i b, const int unit, __m256i *even,
+                                  __m256i *odd) {
+    __m256i e, o;
+    if (unit == 1) {
+        e = _mm256_packs_epi16(_mm256_srai_epi16(_mm256_slli_epi16(a, 8), 8),
+                               _mm256_srai_epi16(_mm256_slli_epi16(b, 8), 8));
+        o = _mm256_packs_epi16(_mm256_srai_epi16(a, 8), _mm256_srai_epi16(b, 8));
+    } else if (unit == 2) {
+        e = _mm256_packs_epi32(_mm256_srai_epi32(_mm256_slli_epi32(a, 16), 16),
+                               _mm256_srai_epi32(_mm256_slli_epi32(b, 16), 16));
+        o = _mm256_packs_epi32(_mm256_srai_epi32(a, 16), _mm256_srai_epi32(b, 16));
+    } else {
+        __m256 fa = _mm256_castsi256_ps(a), fb = _mm256_castsi256_ps(b);
+        e = _mm256_castps_si256(_mm256_shuffle_ps(fa, fb, _MM_SHUFFLE(2, 0, 2, 0)));
+        o = _mm256_castps_si256(_mm256_shuffle_ps(fa, fb, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+    *even = _mm256_permute4x64_epi64(e, _MM_SHUFFLE(3, 1, 2, 0));
+    *odd = _mm256_permute4x64_epi64(o, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+static inline void xs_x86_store32(char *dst, __m256i v, const int stream) {
+    if (stream) _mm256_stream_si256((__m256i *)dst, v);
+    else _mm256_storeu_si256((__m256i *)dst, v);
+}
+
+#define XS_X86_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
+
+/* One step of xs_vdeinterleave: W bytes of each result row (vector type
+ * VEC, its load, split and store), split from W * rows bytes at s. */
+#define XS_X86_DEINTERLEAVE_STEP(VEC, LOAD, SPLIT, STORE, W)                   \
+    do {                                                                      \
+        VEC e, o;                                                             \
+        if (rows == 2) {                                                      \
+            SPLIT(LOAD(s), LOAD(s + W), size, &e, &o);                        \
+            STORE(d, e, stream);                                              \
+            STORE(d + dsj, o, stream);                                        \
+        } else {                                                              \
+            VEC ea, oa, eb, ob;                                               \
+            SPLIT(LOAD(s), LOAD(s + W), 2 * size, &ea, &oa);                  \
+            SPLIT(LOAD(s + 2 * W), LOAD(s + 3 * W), 2 * size, &eb, &ob);      \
+            SPLIT(ea, eb, size, &e, &o);                                      \
+            STORE(d, e, stream);                                              \
+            STORE(d + dsj, o, stream);                                        \
+            SPLIT(oa, ob, size, &e, &o);                                      \
+            STORE(d + 2 * dsj, e, stream);                                    \
+            STORE(d + 3 * dsj, o, stream);                                    \
+        }                                                                     \
+    } while (0)
+
+/* 32 bytes of each result row a step while 32 remain, then 16, split from
+ * 32 * rows (16 * rows) bytes of the run; streamed into rows 16 bytes past
+ * a 32-byte boundary, 16 bytes a step throughout. */
+static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj,
+                                                 int64_t ni, const int rows, const int size,
+                                                 const int stream) {
     const int64_t step = 16 / size;
     int64_t i = 0;
+    if (!stream || (((uintptr_t)dst | (uintptr_t)dsj) & 31) == 0)
+        for (; i + 2 * step <= ni; i += 2 * step) {
+            const char *s = src + i * rows * size;
+            char *d = dst + i * size;
+            XS_X86_DEINTERLEAVE_STEP(__m256i, XS_X86_LOAD32, xs_x86_split32, xs_x86_store32, 32);
+        }
     for (; i + step <= ni; i += step) {
         const char *s = src + i * rows * size;
         char *d = dst + i * size;
-        __m128i e, o;
-        if (rows == 2) {
-            xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), size, &e, &o);
-            xs_x86_store16(d, e, stream);
-            xs_x86_store16(d + dsj, o, stream);
-        } else {
-            __m128i ea, oa, eb, ob, r0, r1;
-            xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), 2 * size, &ea, &oa);
-            xs_x86_split(XS_X86_LOAD(s + 32), XS_X86_LOAD(s + 48), 2 * size, &eb, &ob);
-            xs_x86_split(ea, eb, size, &r0, &r1);
-            xs_x86_store16(d, r0, stream);
-            xs_x86_store16(d + dsj, r1, stream);
-            xs_x86_split(oa, ob, size, &r0, &r1);
-            xs_x86_store16(d + 2 * dsj, r0, stream);
-            xs_x86_store16(d + 3 * dsj, r1, stream);
-        }
+        XS_X86_DEINTERLEAVE_STEP(__m128i, XS_X86_LOAD, xs_x86_split, xs_x86_store16, 16);
     }
     return i;
 }
 
+#undef XS_X86_DEINTERLEAVE_STEP
+#undef XS_X86_LOAD32
 #undef XS_X86_LOAD
 
 /* Two 32-byte non-temporal stores. */
