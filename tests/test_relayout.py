@@ -324,6 +324,10 @@ TILED_ROWS = (
     "s8[8,192]{1,0:T(8,96)(4,1)}",
     # More rows of a tile than the inverse keeps staged at once: 16 pairs.
     "bf16[64,300]{1,0:T(32,128)(2,1)}",
+    # A tile's row shorter than a line: the inverse's rows go on inside the
+    # line they start in, which only their first part writes by memcpy.
+    "s8[8,64]{1,0:T(8,16)(4,1)}",
+    "bf16[8,40]{1,0:T(8,8)(2,1)}",
 )
 
 

@@ -73,8 +73,9 @@
  * result, taken in turn. A slot stages its rows' bytes from ``start`` to
  * ``ends`` (of row 0; at most XS_HELD_ROW), row r from xs_held_row(h, k,
  * r) on, which starts a line, so that the vector stores that stage them
- * never cross one; where ``whole``, each row's bytes before start in its
- * line are just before that. The stage starts XS_HELD_GAP bytes apart (8
+ * never cross one; where bit r of ``whole`` is set, row r's bytes before
+ * start in its line are just before that (a row whose first part ends in
+ * the line it starts inside, by memcpy, holds none). The stage starts XS_HELD_GAP bytes apart (8
  * to a page), so that no staged row crosses a page. Staged bytes go out
  * when the slot's rows go on, or the slot is taken or flushed, not
  * before. */
@@ -88,7 +89,7 @@ typedef struct {
     char *ends[XS_HELD];            /* where the slot's row 0 goes on (NULL: free) */
     int64_t step[XS_HELD];
     int rows[XS_HELD];
-    int whole[XS_HELD];
+    unsigned whole[XS_HELD];
     unsigned char after[XS_HELD];   /* the slot used after each, the time before */
     int last;                       /* the slot last used */
     int turn;                       /* the slot taken next */
@@ -183,33 +184,38 @@ static inline char *xs_held_row(xs_held *h, int k, int r) {
     return h->stage[k] + 64 + r * XS_HELD_GAP;
 }
 
-/* Slot k's staged rows out: whole lines non-temporal, a row's start
- * inside a line (not whole) by memcpy; the line it ends inside held for
- * what goes on from its end where ``goes_on``, else by memcpy, and the
- * slot freed. */
+/* Slot k's staged rows out (``rows``: h->rows[k], a constant where the
+ * caller knows it): whole lines non-temporal, a row's start inside a line
+ * where not whole by memcpy; the line it ends inside held for what goes on
+ * from its end where ``goes_on``, else by memcpy, and the slot freed. */
 static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int goes_on) {
     if (!h->ends[k]) return;
+    unsigned whole = 0; /* the rows whose line at ends is held after */
     for (int r = 0; r < rows; r++) {
         char *d = h->start[k] + r * h->step[k], *end = h->ends[k] + r * h->step[k];
         char *line = xs_line_of(d), *row = xs_held_row(h, k, r);
         const char *p = row - (d - line); /* where line is staged */
-        if (line != d && !h->whole[k]) {
+        if (line != d && !(h->whole[k] >> r & 1)) {
             const int64_t head = line + 64 - d < end - d ? line + 64 - d : end - d;
             memcpy(d, row, (size_t)head);
             line += 64, p += 64;
         }
         for (; line + 64 <= end; line += 64, p += 64) xs_vstore_line_nt(line, p);
-        if (line >= end) continue;
+        if (line >= end) {  /* past end: all of it in the line it began inside */
+            whole |= (unsigned)(line == end) << r;
+            continue;
+        }
         if (goes_on) {  /* the line's bytes to just before row, by an aligned store */
             char last[64];
             memcpy(last, p + (end - line) - 64, 64);
             memcpy(row - 64, last, 64);
+            whole |= 1u << r;
         } else {
             memcpy(line, p, (size_t)(end - line));
         }
     }
     h->start[k] = h->ends[k];
-    h->whole[k] = 1;
+    h->whole[k] = whole;
     if (!goes_on) h->ends[k] = NULL;
 }
 
