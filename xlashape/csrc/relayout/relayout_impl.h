@@ -69,26 +69,27 @@
 #define XS_T_STRIP 32
 
 /* Where an inverse interleave stages its rows (xs_deinterleave_held): up
- * to XS_HELD slots, one a move's 2 or 4 rows, ``step`` bytes apart in the
- * result, taken in turn. A slot stages its rows' bytes from ``start`` to
- * ``ends`` (of row 0; at most XS_HELD_ROW), row r from xs_held_row(h, k,
- * r) on, which starts a line, so that the vector stores that stage them
- * never cross one; where bit r of ``whole`` is set, row r's bytes before
- * start in its line are just before that (a row whose first part ends in
- * the line it starts inside, by memcpy, holds none). The stage starts XS_HELD_GAP bytes apart (8
- * to a page), so that no staged row crosses a page. Staged bytes go out
- * when the slot's rows go on, or the slot is taken or flushed, not
- * before. */
+ * to XS_HELD slots, one a move's ``rows`` (2 or 4) rows, ``step`` bytes
+ * apart in the result (the same for every move of a box), taken in turn.
+ * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
+ * most XS_HELD_ROW), row r from xs_held_row(h, k, r) on, which starts a
+ * line, so that the vector stores that stage them never cross one. Where
+ * bit r of ``whole`` is set, row r's bytes before start in its line are
+ * just before that (a row whose first part ends inside the line it starts
+ * in, written by memcpy, holds none). Staged rows are XS_HELD_GAP bytes
+ * apart in a stage aligned so (8 to a page), so that none crosses a page.
+ * Staged bytes go out when the slot's rows go on, or the slot is taken or
+ * flushed, not before. */
 #define XS_HELD 8
 #define XS_HELD_ROW 256
 #define XS_HELD_GAP 512
 
 typedef struct {
     char (*stage)[4 * XS_HELD_GAP]; /* XS_HELD of them, XS_HELD_GAP-aligned */
+    int64_t step;
+    int rows;
     char *start[XS_HELD];
     char *ends[XS_HELD];            /* where the slot's row 0 goes on (NULL: free) */
-    int64_t step[XS_HELD];
-    int rows[XS_HELD];
     unsigned whole[XS_HELD];
     unsigned char after[XS_HELD];   /* the slot used after each, the time before */
     int last;                       /* the slot last used */
@@ -184,7 +185,7 @@ static inline char *xs_held_row(xs_held *h, int k, int r) {
     return h->stage[k] + 64 + r * XS_HELD_GAP;
 }
 
-/* Slot k's staged rows out (``rows``: h->rows[k], a constant where the
+/* Slot k's staged rows out (``rows``: h->rows, a constant where the
  * caller knows it): whole lines non-temporal, a row's start inside a line
  * where not whole by memcpy; the line it ends inside held for what goes on
  * from its end where ``goes_on``, else by memcpy, and the slot freed. */
@@ -192,7 +193,7 @@ static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, cons
     if (!h->ends[k]) return;
     unsigned whole = 0; /* the rows whose line at ends is held after */
     for (int r = 0; r < rows; r++) {
-        char *d = h->start[k] + r * h->step[k], *end = h->ends[k] + r * h->step[k];
+        char *d = h->start[k] + r * h->step, *end = h->ends[k] + r * h->step;
         char *line = xs_line_of(d), *row = xs_held_row(h, k, r);
         const char *p = row - (d - line); /* where line is staged */
         if (line != d && !(h->whole[k] >> r & 1)) {
@@ -219,21 +220,24 @@ static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, cons
     if (!goes_on) h->ends[k] = NULL;
 }
 
-static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP]) {
+static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP], int64_t step,
+                                int rows) {
     h->stage = stage;
+    h->step = step;
+    h->rows = rows;
     memset(h->ends, 0, sizeof h->ends);
     memset(h->after, 0, sizeof h->after);
     h->last = h->turn = 0;
 }
 
 static inline void xs_held_flush(xs_held *h) {
-    for (int k = 0; k < XS_HELD; k++) xs_held_out(h, k, h->rows[k], 0);
+    for (int k = 0; k < XS_HELD; k++) xs_held_out(h, k, h->rows, 0);
 }
 
-/* The slot of the rows that go on at dst, step apart (-1: none). Moves go
- * on in a pattern that repeats (a tile's rows in turn), so the slot that
- * followed the last one used the time before is tried first. */
-static inline int xs_held_at(xs_held *h, const char *dst, int64_t step, int rows) {
+/* The slot of the rows that go on at dst (-1: none). Moves go on in a
+ * pattern that repeats (a tile's rows in turn), so the slot that followed
+ * the last one used the time before is tried first. */
+static inline int xs_held_at(xs_held *h, const char *dst) {
     int k = h->after[h->last];
     if (h->ends[k] != dst) {
         for (k = 0; k < XS_HELD && h->ends[k] != dst; k++) {
@@ -241,24 +245,18 @@ static inline int xs_held_at(xs_held *h, const char *dst, int64_t step, int rows
         if (k == XS_HELD) return -1;
         h->after[h->last] = (unsigned char)k;
     }
-    if (h->step[k] != step || h->rows[k] != rows) {  /* another shape of move: written out */
-        xs_held_out(h, k, h->rows[k], 0);
-        return -1;
-    }
     h->last = k;
     return k;
 }
 
 /* A slot for a move's rows that go on from none: the next in turn, whose
  * staged rows go out first. */
-static inline int xs_held_take(xs_held *h, int64_t step, int rows) {
+static inline int xs_held_take(xs_held *h) {
     const int k = h->turn;
     h->turn = k + 1 == XS_HELD ? 0 : k + 1;
-    xs_held_out(h, k, h->rows[k], 0);
+    xs_held_out(h, k, h->rows, 0);
     h->after[h->last] = (unsigned char)k;
     h->last = k;
-    h->step[k] = step;
-    h->rows[k] = rows;
     h->whole[k] = 0;
     return k;
 }
@@ -303,12 +301,11 @@ static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t
  * part is staged: where the slot's rows go on at dst, the part staged
  * before completes its last lines with this one's (the next tile's, in
  * the source's order). */
-static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, int64_t dsj,
-                                                  int64_t ni, const int rows, const int size,
-                                                  xs_held *h) {
-    int k = xs_held_at(h, dst, dsj, rows);
+static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, int64_t ni,
+                                                  const int rows, const int size, xs_held *h) {
+    int k = xs_held_at(h, dst);
     if (k >= 0) xs_held_out(h, k, rows, 1);
-    else k = xs_held_take(h, dsj, rows);
+    else k = xs_held_take(h);
     char *p0 = xs_held_row(h, k, 0);
     for (int64_t i = 0; i < ni;) {
         const int64_t n = ni - i < XS_HELD_ROW / size ? ni - i : XS_HELD_ROW / size;
@@ -331,8 +328,8 @@ static XS_ALWAYS_INLINE void xs_deinterleave(const char *src, char *dst, int64_t
                                              const int stream, xs_held *h) {
     int64_t i;
     if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63)) {
-        if (nj == 2) xs_deinterleave_held(src, dst, dsj, ni, 2, size, h);
-        else xs_deinterleave_held(src, dst, dsj, ni, 4, size, h);
+        if (nj == 2) xs_deinterleave_held(src, dst, ni, 2, size, h);  /* h->step is dsj */
+        else xs_deinterleave_held(src, dst, ni, 4, size, h);
         return;
     }
     if (stream) {
@@ -527,7 +524,7 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                                               ptrdiff_t stop, const int size, xs_lines *w) {
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
     xs_held rows;
-    xs_held_init(&rows, stage);
+    xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer]);
     w->rows = &rows;
     xs_range_moves(m, start, stop, size, w, 1);
 }
