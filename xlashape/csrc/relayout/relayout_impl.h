@@ -51,11 +51,11 @@
  *   6.1 (6.2) -> 4.2 (4.4) and 6.2-7.3 (6.9-8.3) -> 5.7-5.8 (6.4-7.8).
  *   Both fell, the aligned time more: off a line is still 1.4-1.7x it.
  *   The prefetch, which 16-byte steps had needed (1.1-1.5x), cost 32-byte
- *   ones 10-25%. Staged rows need their vector stores never across a
- *   line (2 bytes past one they
+ *   ones 14-26% aligned and 3-11% off a line. Staged rows need their
+ *   vector stores never across a line (in a C probe, 2 bytes past one they
  *   took 1.5-1.8x the time of 16 bytes past), no staged row across a page
  *   (1.3x, where the stack put one so) and their lines out a move after
- *   their stores, not just after (1.1-1.2x: the loads wait on the
+ *   their stores, not just after (1.1-1.3x: the loads wait on the
  *   stores). Tried and not kept: those lines put out one a step while the
  *   next part is staged into a second stage (1.25x); before staging,
  *   non-temporal stores into rows off lines (1.6-2.6x the aligned time),
@@ -296,7 +296,7 @@ static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t
 }
 
 /* A streamed inverse interleave into rows not all starting on lines:
- * staged in a slot of xs_lines, XS_HELD_ROW bytes of each row at a time,
+ * staged in a slot of xs_held, XS_HELD_ROW bytes of each row at a time,
  * so that the rows' lines go out whole, from the stage, once the next
  * part is staged: where the slot's rows go on at dst, the part staged
  * before completes its last lines with this one's (the next tile's, in
@@ -519,7 +519,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
  * from_linear of f32 T(8,128) ones, 64 MB, one thread, AMD EPYC Zen 4),
  * and they lost 15-25% without their sizes as constants. The loops are
  * inlined into each frame: outlined, the other moves' interleave into an
- * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost 25%. */
+ * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost about 30%. */
 static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                                               ptrdiff_t stop, const int size, xs_lines *w) {
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];

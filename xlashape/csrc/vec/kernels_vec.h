@@ -328,8 +328,8 @@ static xs_vi xs_vravel_column(xs_vi acc, xs_vi v, xs_vi extm1, xs_vi stride, con
  * that prefetch for this loop (avx2, neon; the others read without).
  * ``*bad`` gains a nonzero value where some rows[4r + d] >= extent[d]
  * (unsigned, so a negative int32 is huge); it is never cleared. Returns
- * the first row not done. Precondition: every extent at most 2**31 (a buffer of at most 2**31
- * elements). */
+ * the first row not done. Precondition: every extent at most 2**31 (a
+ * buffer of at most 2**31 elements). */
 static ptrdiff_t xs_vravel_rows4_u32(const uint32_t *rows, const uint64_t *extent,
                                      const uint64_t *stride, uint32_t *out, ptrdiff_t i,
                                      ptrdiff_t stop, int store, int prefetch, uint64_t *bad);
