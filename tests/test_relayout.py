@@ -345,6 +345,34 @@ def test_streamed_tiles_at_every_alignment(level, text):
     ))  # fmt: skip
 
 
+# The inverse interleaves ask for their source 16 moves ahead in the L2
+# prefetch mode alone: every mode gives the same bytes at every alignment,
+# the last moves asking past the source's end.
+INVERSE_ROWS = (
+    "bf16[20,300]{1,0:T(8,128)(2,1)}",
+    "s8[20,300]{1,0:T(8,128)(4,1)}",
+    "bf16[64,300]{1,0:T(32,128)(2,1)}",
+)
+
+
+@pytest.mark.parametrize("mode", cpu.PREFETCH_MODES)
+@pytest.mark.parametrize("text", INVERSE_ROWS)
+def test_inverse_interleaves_in_every_prefetch_mode(level, text, mode):
+    shape = xs.ShapeUtil.parse_shape_string(text)
+    values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
+    row_major = Shape(shape.element_type, shape.dimensions)
+    tiled = xs.to_linear(values, shape)
+    previous = cpu.set_prefetch(mode)
+    try:
+        streamed_at_every_alignment(values, (
+            (row_major, lambda out: xs.relayout(tiled, shape, row_major, out=out)),
+        ))  # fmt: skip
+        with streaming(True):
+            same(xs.from_linear(tiled, shape), values)
+    finally:
+        cpu.set_prefetch(previous)
+
+
 # from_linear into an out= at every multiple of the element size within a
 # 64-byte line, streamed or not: the tilings above (every element size under
 # T(8,128), the (2,1) and (4,1) interleaves, padded tiles) and (4,1) under

@@ -38,7 +38,9 @@ more, ``"l1"`` (2 KiB ahead, into L1) on others, or ``"off"``. The
 environment variable ``XLASHAPE_PREFETCH`` (one of the modes) sets it
 instead, and :func:`set_prefetch` changes it at run time. Neither ever
 changes a result. ``python benchmarks/large_batch.py`` times each mode on
-the machine it runs on.
+the machine it runs on. In the ``"l2"`` mode alone, a streamed relayout of
+``(2,1)`` or ``(4,1)`` tiles of 1- or 2-byte elements back to row-major
+order asks for its source ahead too.
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ __all__ = [
 
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
 #: How a ravel of rows past a core's L2 prefetches its input: none, 2 KiB
-#: ahead into L1, or 8 KiB ahead into L2.
+#: ahead into L1, or 8 KiB ahead into L2 (where the inverse interleaves of
+#: streamed relayouts prefetch their source too).
 PREFETCH_MODES: tuple[str, ...] = tuple(_batch.PREFETCH_MODES)
 #: The largest streaming or aligned-slot threshold, in bytes: 2**53.
 MAX_THRESHOLD_BYTES = 2**53

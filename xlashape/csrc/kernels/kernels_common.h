@@ -58,7 +58,10 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
  *   against 1.23-1.27 (the L2 mode: 1.07-1.09 at avx512, 1.40-1.42 at
  *   avx2). It stays out of the default until it is measured on the other
  *   cores with an L2 under 2 MiB that the L1 mode serves now (Zen 3,
- *   Intel's older server cores). */
+ *   Intel's older server cores).
+ * The relayouts' streamed inverse interleaves of 1- and 2-byte elements
+ * prefetch their source in the L2 mode alone (relayout_impl.h,
+ * xs_inverse_ahead). */
 enum xs_prefetch { XS_PREFETCH_OFF = 0, XS_PREFETCH_L1 = 1, XS_PREFETCH_L2 = 2 };
 #define XS_PREFETCH_L1_AHEAD 2048
 #define XS_PREFETCH_L2_AHEAD 8192

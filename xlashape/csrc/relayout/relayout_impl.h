@@ -51,7 +51,8 @@
  *   6.1 (6.2) -> 4.2 (4.4) and 6.2-7.3 (6.9-8.3) -> 5.7-5.8 (6.4-7.8).
  *   Both fell, the aligned time more: off a line is still 1.4-1.7x it.
  *   The prefetch, which 16-byte steps had needed (1.1-1.5x), cost 32-byte
- *   ones 14-26% aligned and 3-11% off a line. Staged rows need their
+ *   ones 14-26% aligned and 3-11% off a line there; an Intel Xeon with 2
+ *   MiB of L2 needs it still (xs_inverse_ahead). Staged rows need their
  *   vector stores never across a line (in a C probe, 2 bytes past one they
  *   took 1.5-1.8x the time of 16 bytes past), no staged row across a page
  *   (1.3x, where the stack put one so) and their lines out a move after
@@ -478,8 +479,33 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
     }
 }
 
+#ifdef XS_VTRANSPOSE_SIDE
+/* How many bytes on (0: none) a streamed inverse interleave of 1- or
+ * 2-byte elements asks for the source of the move 16 moves on along the
+ * innermost outer axis (which the driver leaves in the source's order),
+ * and how many bytes of it (*bytes): in the L2 prefetch mode alone
+ * (kernels_common.h), which xlashape.cpu picks for cores with 2 MiB of L2
+ * or more. from_linear, 64 MB, one thread, at 0, 2 and 16 bytes past a
+ * line, against none: on an Intel Xeon (model 207, 2 MiB of L2), avx512,
+ * s8 (4,1) tiles 12.2 -> 6.6-7.1 ms aligned and 14.0-14.4 -> 7.5-8.0 off
+ * a line, bf16 (2,1) 9.4-11.1 -> 8.0-8.3 and 10.8-11.8 -> 7.3-9.5 (avx2:
+ * s8 9.6-9.9 -> 7.2-9.4, bf16 9.3-10.6 -> 8.4-9.0); prefetcht1 read
+ * alike or lost (s8 at avx512 6.9-9.7 aligned), and 16-byte steps lost
+ * or read alike with either (a busy 16-core machine: one run apart, the
+ * same build read s8 at avx512 9.8 and 12.2 ms without). On an AMD EPYC Zen 4 (1 MiB of L2, the L1 mode) it cost
+ * 14-26% aligned and 3-11% off a line. 4-byte elements lost 3-9% by it
+ * there, aligned, and do not prefetch. */
+static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
+    const int k = m->outer;
+    *bytes = 0;
+    if (!m->stream || k == 0 || size > 2 || xs_prefetch_mode() != XS_PREFETCH_L2) return 0;
+    *bytes = m->count[k + 1] * m->src_step[k + 1];
+    return 16 * m->src_step[k - 1];
+}
+#endif
+
 /* The moves from ``start`` to ``stop`` along the split axis, with ``w``
- * (``inverse``: as xs_inner's). */
+ * (``inverse``: as xs_inner's, the source prefetched by xs_inverse_ahead). */
 static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
                                             ptrdiff_t stop, const int size, xs_lines *w,
                                             const int inverse) {
@@ -489,7 +515,15 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
     count[m->split] = stop - start;
     const char *src = m->src + start * m->src_step[m->split];
     char *dst = m->dst + start * m->dst_step[m->split];
+#ifdef XS_VTRANSPOSE_SIDE
+    int64_t ahead_bytes = 0;
+    const int64_t ahead = inverse ? xs_inverse_ahead(m, size, &ahead_bytes) : 0;
+#endif
     for (;;) {
+#ifdef XS_VTRANSPOSE_SIDE
+        for (int64_t b = 0; b < ahead_bytes; b += 64)  /* past the source's end: dropped */
+            __builtin_prefetch((const void *)((uintptr_t)src + (uintptr_t)(ahead + b)));
+#endif
         xs_inner(m, src, dst, count, size, w, inverse);
         int k = m->outer - 1;
         for (; k >= 0; k--) {
