@@ -381,6 +381,14 @@ static int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t
 /* The 64 bytes at src (any alignment) to dst, by non-temporal stores
  * where the level has them. Precondition: dst a multiple of 64. */
 static void xs_vstore_line_nt(void *dst, const void *src);
+/* The line at dst joined from two pieces, as xs_vstore_line_nt stores
+ * one: the ``na`` bytes at a, then the 64 - na bytes at b (any
+ * alignment), reading no byte outside the two pieces and loading the line
+ * from no bytes stored just before (a line staged by ordinary stores and
+ * loaded back whole waits for them). Returns 1; or 0, with nothing
+ * written, where the level cannot join na bytes so (the caller stages the
+ * line itself). Precondition: dst a multiple of 64, 0 < na < 64. */
+static int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b);
 /* The level's non-temporal stores before it are ordered before every
  * store after it (x86: sfence), so that another thread that sees a later
  * store sees them; nothing where the level has no such stores. */

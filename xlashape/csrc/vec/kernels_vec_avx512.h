@@ -452,4 +452,15 @@ static inline void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_
     else xs_avx512_t32x32_2(src, ssi, dst, dsj, stream);
 }
 
+/* Two byte-masked loads, whose masked-off bytes are not read (nor fault),
+ * each piece's bytes in place: any na. */
+static inline int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b) {
+    const __mmask64 first = _cvtu64_mask64((1ULL << na) - 1);
+    const __m512i line = _mm512_or_si512(_mm512_maskz_loadu_epi8(first, a),
+                                         _mm512_maskz_loadu_epi8(_knot_mask64(first),
+                                                                 (const char *)b - na));
+    _mm512_stream_si512((__m512i *)dst, line);
+    return 1;
+}
+
 #endif
