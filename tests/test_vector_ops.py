@@ -1022,16 +1022,15 @@ def test_loops_on_fixed_shapes(level, shape, store, dtype):
 @given(data=st.data())
 def test_store_line_joined(level, data):
     """A line joined from na bytes at a and 64 - na bytes at b, and no other
-    byte; or, where the level declines na (AVX2: na below 24 or not a
-    multiple of 4; NEON: every na), no byte at all. The other levels join
-    every na."""
+    byte; or, at the levels that decline every line (AVX2, NEON), no byte
+    at all. The others join every na."""
     raw = random_bytes(data)
     na = data.draw(st.integers(1, 63))
     at = 64 * data.draw(st.integers(0, 63))
     a = data.draw(st.integers(0, vc.IN_BYTES - na))
     b = data.draw(st.integers(0, vc.IN_BYTES - (64 - na)))
     joined, out, _, _ = vc.run(level, "xs_vstore_line_joined_nt", raw, [at, a, na, b], 0, 0, FILL)
-    declines = level == "neon" or (level == "avx2" and (na % 4 != 0 or na < 24))
+    declines = level in ("avx2", "neon")
     assert joined == (0 if declines else 1)
     line = np.concatenate([raw[a:a + na], raw[b:b + 64 - na]])
     assert np.array_equal(out, written(at, 0, [line] if joined else []))

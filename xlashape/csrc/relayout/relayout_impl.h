@@ -151,14 +151,17 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
  * where that one goes on from it (the next row of a tile, in the result's
  * order that runs have); a line not completed so, and the start of a run
  * inside a line, are written by memcpy. The held end stays where it is in
- * the source, and the line is joined from the two runs' sources
- * (xs_vstore_line_joined_nt) where the level can, else staged in ``held``:
- * staged by ordinary stores and loaded back, it took 1.1-1.25x the
- * aligned time 24 to 60 bytes past a line (f32[4096,4096]{1,0:T(8,128)}
- * from_linear, 64 MB, one thread, AMD EPYC Zen 4, avx2 and avx512 kernels:
- * 10.0-11.1 ms against 8.2-8.9); joined, 0.86-0.99x at avx512 and
- * 8.6-9.1 ms at avx2 (aligned 9.0-9.3 there, against 8.5-8.8 before the
- * join: code beside it, not its own). */
+ * the source until the next run completes its line, which is then joined
+ * from the two runs' sources (xs_vstore_line_joined_nt) or, where the
+ * level declines, staged in ``held`` and loaded back. from_linear, 64 MB,
+ * one thread, AMD EPYC Zen 4, against the held end staged as its run
+ * ended: f32[4096,4096]{1,0:T(8,128)} 24 to 60 bytes past a line took
+ * 10.0-11.1 ms so (8.2-8.9 aligned), joined 0.86-0.99x the aligned time
+ * (avx512) and staged when completed 8.6-9.5 ms (avx2); s8 T(8,128) tiles
+ * 1 and 16 bytes past a line 8.8-15.3 -> 9.1-9.4 ms at avx2. bf16
+ * T(8,128) tiles at avx2 read 17.2-19.3 -> 16.0-16.6 ms at 2 and 16 bytes
+ * past a line but 10.7-12.0 -> 16.3-16.6 at 34 and 48 (at avx512, joined,
+ * 8.6-17.8 -> 8.9-9.4 at 2 to 50), against 10-12 aligned. */
 static inline void xs_lines_flush(xs_lines *w) {
     if (w->line) memcpy(w->line, w->from ? w->from : w->held, (size_t)(w->next - w->line));
     w->line = NULL;

@@ -442,26 +442,15 @@ static inline void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_
     else xs_avx2_small_block(src, ssi, dst, dsj, size);
 }
 
-/* Dword-masked loads (vpmaskmovd), whose masked-off dwords are not read
- * (nor fault): na a multiple of 4 from 24 on; other na declined. Below 24
- * a staged line cost no more (f32[4096,4096]{1,0:T(8,128)} from_linear,
- * 64 MB, one thread, AMD EPYC Zen 4: staged, 8.5-9.3 ms into an out= 4 to
- * 20 bytes past a line and 9.6-10.8 ms 24 to 32 bytes past; joined so,
- * 8.6-9.2 ms at every offset). */
+/* Declined: the caller stages every joined line. Joined by dword-masked
+ * loads (vpmaskmovd), from_linear of T(8,128) tiles (64 MB, one thread,
+ * AMD EPYC Zen 4) read alike for f32 (8.6-9.2 ms wherever the line
+ * splits, staged 8.6-9.5), but s8 tiles 48 bytes past a line took 20.5
+ * ms against 9.0 staged, and bf16 ones 2 to 6 bytes past 19-22 ms against
+ * 15-18 (with the odd dword put together from its bytes). */
 static inline int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b) {
-    if (na & 3 || na < 24) return 0;
-    const __m256i dword = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(na / 4), dword);
-    const __m256i hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(na / 4 - 8), dword);
-    const int *from_a = (const int *)a, *from_b = (const int *)((const char *)b - na);
-    const __m256i ones = _mm256_set1_epi32(-1);
-    _mm256_stream_si256((__m256i *)dst,
-                        _mm256_or_si256(_mm256_maskload_epi32(from_a, lo),
-                                        _mm256_maskload_epi32(from_b, _mm256_xor_si256(lo, ones))));
-    _mm256_stream_si256((__m256i *)((char *)dst + 32),
-                        _mm256_or_si256(_mm256_maskload_epi32(from_a + 8, hi),
-                                        _mm256_maskload_epi32(from_b + 8, _mm256_xor_si256(hi, ones))));
-    return 1;
+    (void)dst, (void)a, (void)na, (void)b;
+    return 0;
 }
 
 #endif
