@@ -510,9 +510,10 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
  * s8 9.6-9.9 -> 7.2-9.4, bf16 9.3-10.6 -> 8.4-9.0); prefetcht1 read
  * alike or lost (s8 at avx512 6.9-9.7 aligned), and 16-byte steps lost
  * or read alike with either (a busy 16-core machine: one run apart, the
- * same build read s8 at avx512 9.8 and 12.2 ms without). On an AMD EPYC Zen 4 (1 MiB of L2, the L1 mode) it cost
- * 14-26% aligned and 3-11% off a line. 4-byte elements lost 3-9% by it
- * there, aligned, and do not prefetch. */
+ * same code read s8 at avx512 9.8 and 12.2 ms without). On an AMD EPYC
+ * Zen 4 (1 MiB of L2, the L1 mode) it cost 14-26% aligned and 3-11% off
+ * a line. 4-byte elements lost 3-9% by it there, aligned, and do not
+ * prefetch. */
 static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     *bytes = 0;

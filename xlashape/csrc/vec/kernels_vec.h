@@ -386,8 +386,8 @@ static void xs_vstore_line_nt(void *dst, const void *src);
  * alignment), reading no byte outside the two pieces and loading the line
  * from no bytes stored just before (a line staged by ordinary stores and
  * loaded back whole waits for them). Returns 1; or 0, with nothing
- * written, where the level cannot join na bytes so (the caller stages the
- * line itself). Precondition: dst a multiple of 64, 0 < na < 64. */
+ * written, at a level that declines (the caller stages the line itself).
+ * Precondition: dst a multiple of 64, 0 < na < 64. */
 static int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b);
 /* The level's non-temporal stores before it are ordered before every
  * store after it (x86: sfence), so that another thread that sees a later
