@@ -169,14 +169,14 @@ static inline void xs_lines_flush(xs_lines *w) {
 
 static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t n) {
     if (w->line && dst == w->next) {  /* goes on from the held end */
-        const int held = (int)(dst - w->line);
-        int64_t m = 64 - held;
+        const int begun = (int)(dst - w->line);  /* the line's bytes held */
+        int64_t m = 64 - begun;
         if (m > n) m = n;
-        if (m < 64 - held || !w->from || !xs_vstore_line_joined_nt(w->line, w->from, held, src)) {
-            if (w->from) memcpy(w->held, w->from, (size_t)held);
+        if (m < 64 - begun || !w->from || !xs_vstore_line_joined_nt(w->line, w->from, begun, src)) {
+            if (w->from) memcpy(w->held, w->from, (size_t)begun);
             w->from = NULL;
-            memcpy(w->held + held, src, (size_t)m);
-            if (held + m < 64) {
+            memcpy(w->held + begun, src, (size_t)m);
+            if (begun + m < 64) {
                 w->next = dst + m;
                 return;
             }
