@@ -4,6 +4,8 @@ import pytest
 from command_line import runner
 from hypothesis import HealthCheck, settings
 
+from xlashape import cpu
+
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -15,3 +17,11 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def cli(tmp_path):
     """Run ``xlashape ARGS...`` in ``tmp_path``; returns the CompletedProcess."""
     return runner(tmp_path)
+
+
+@pytest.fixture(params=["off", "l1", "l2"])
+def prefetch(request):
+    """Each prefetch mode of xlashape.cpu in turn, the one before restored after."""
+    previous = cpu.set_prefetch(request.param)
+    yield request.param
+    cpu.set_prefetch(previous)

@@ -355,22 +355,17 @@ INVERSE_ROWS = (
 )
 
 
-@pytest.mark.parametrize("mode", cpu.PREFETCH_MODES)
 @pytest.mark.parametrize("text", INVERSE_ROWS)
-def test_inverse_interleaves_in_every_prefetch_mode(level, text, mode):
+def test_inverse_interleaves_in_every_prefetch_mode(level, text, prefetch):
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
     row_major = Shape(shape.element_type, shape.dimensions)
     tiled = xs.to_linear(values, shape)
-    previous = cpu.set_prefetch(mode)
-    try:
-        streamed_at_every_alignment(values, (
-            (row_major, lambda out: xs.relayout(tiled, shape, row_major, out=out)),
-        ))  # fmt: skip
-        with streaming(True):
-            same(xs.from_linear(tiled, shape), values)
-    finally:
-        cpu.set_prefetch(previous)
+    streamed_at_every_alignment(values, (
+        (row_major, lambda out: xs.relayout(tiled, shape, row_major, out=out)),
+    ))  # fmt: skip
+    with streaming(True):
+        same(xs.from_linear(tiled, shape), values)
 
 
 # from_linear into an out= at every multiple of the element size within a

@@ -283,13 +283,6 @@ def test_environment_variable_sets_the_prefetch(tmp_path):
     assert "XLASHAPE_PREFETCH must be one of off, l1, l2, got 'l3'" in done.stderr
 
 
-@pytest.fixture(params=["off", "l1", "l2"])
-def prefetch(request):
-    previous = cpu.set_prefetch(request.param)
-    yield request.param
-    cpu.set_prefetch(previous)
-
-
 @pytest.mark.parametrize("shape", SHAPES[:3], ids=str)
 @pytest.mark.parametrize("out_dtype", [np.int64, np.int32])
 def test_every_prefetch_mode_gives_the_same_offsets(level, threshold, prefetch, shape, out_dtype):
