@@ -797,6 +797,36 @@ def test_deinterleave(level, data):
 
 @pytest.mark.parametrize("level", levels_for())
 @given(data=st.data())
+def test_deinterleave_lines(level, data):
+    """The run's rows from dst on, o = dst % 64 bytes past a line, each
+    row's last o bytes left out; joined, the o bytes before each row from
+    the last o of its 64 in the carry (out's last rows * 64 bytes, which
+    begin as in's at ``frm``), where each row's last 64 bytes are left."""
+    rows = data.draw(st.sampled_from([2, 4]))
+    size = data.draw(st.sampled_from([s for s in (1, 2, 4) if rows * s <= 8]))
+    lines = data.draw(st.integers(1, 6))
+    ni, o, joined = lines * 64 // size, data.draw(st.integers(0, 63)), data.draw(st.booleans())
+    dsj = 64 * data.draw(st.integers(lines, lines + 2))
+    at = 64 * data.draw(st.integers(0, 3)) + o
+    raw = random_bytes(data)
+    frm = data.draw(st.integers(0, vc.IN_BYTES - 64 * rows))
+    _, out, _, _ = run(level, "xs_vdeinterleave_lines", raw,
+                       [rows, size, dsj, ni, at, int(joined), frm])
+    carry = raw[frm:frm + 64 * rows].reshape(rows, 64)
+    groups = raw[:rows * ni * size].view(UINT[size]).reshape(ni, rows)
+    want = np.full(vc.OUT_BYTES, FILL, dtype=np.uint8)
+    for j in range(rows):
+        row = np.frombuffer(groups[:, j].tobytes(), dtype=np.uint8)
+        start = at + j * dsj
+        want[start:start + row.size - o] = row[:row.size - o]
+        if joined:
+            want[start - o:start] = carry[j, 64 - o:]
+        want[vc.OUT_BYTES - 64 * (rows - j):][:64] = row[-64:]
+    assert np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
 def test_store_line(level, data):
     """64 bytes from any address to a line, and no other byte."""
     raw = random_bytes(data)

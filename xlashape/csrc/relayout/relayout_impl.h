@@ -41,7 +41,17 @@
  *   tile's rows go on a tile's moves later. Into rows that start on
  *   lines it streams them directly, 32 bytes of each row a step (4 rows
  *   staged a line at a time, xs_deinterleave4_lines). Into rows that do
- *   not, each move's rows are staged (xs_deinterleave_held) and their
+ *   not, where each row of a move is whole lines long and the rows are
+ *   whole lines apart (the tilings of the bench), each row's lines are
+ *   put together in registers from the move's bytes and the last 64 of
+ *   the row's move before (xs_vdeinterleave_lines), kept in a slot of
+ *   xs_held for the move that goes on with them. from_linear, 64 MB, one
+ *   thread, AMD EPYC Zen 4, 2 to 48 bytes past a line, against the rows
+ *   staged: bf16 (2,1) tiles 4.4-4.5 -> 3.3-3.5 ms at avx512 (4.6-4.8 ->
+ *   3.3-3.9 at avx2), 1.05-1.25x the aligned time; s8 (4,1) tiles
+ *   5.9-6.0 -> 3.8-4.5 (6.4-6.7 -> 4.2-5.2), 1.1-1.46x an aligned time
+ *   that fell too, 3.9-4.3 -> 3.5-3.9 ms, with the split below. Other
+ *   rows are staged (xs_deinterleave_held) and their
  *   lines go out whole when the move that goes on with them comes, which
  *   completes the lines they share. from_linear, 64 MB, one thread, AMD
  *   EPYC Zen 4, avx512 (avx2) kernels, against 16-byte steps, the source
@@ -69,8 +79,10 @@
 #define XS_T_BLOCK 128
 #define XS_T_STRIP 32
 
-/* Where an inverse interleave stages its rows (xs_deinterleave_held): up
- * to XS_HELD slots, one a move's ``rows`` (2 or 4) rows, ``step`` bytes
+/* Where an inverse interleave stages its rows (xs_deinterleave_held), or,
+ * ``lined``, keeps each row's last 64 bytes (xs_vdeinterleave_lines's
+ * carry, row r's at stage[k] + 64 * r; the bytes of the line the row ends
+ * inside go out when the slot is taken or flushed): up to XS_HELD slots, one a move's ``rows`` (2 or 4) rows, ``step`` bytes
  * apart in the result (the same for every move of a box), taken in turn.
  * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
  * most XS_HELD_ROW), row r from xs_held_row(h, k, r) on, which starts a
@@ -95,6 +107,7 @@ typedef struct {
     unsigned char after[XS_HELD];   /* the slot used after each, the time before */
     int last;                       /* the slot last used */
     int turn;                       /* the slot taken next */
+    int lined;                      /* slots hold carries, not staged rows */
 } xs_held;
 
 /* What streamed moves leave for later ones to complete: a 64-byte result
@@ -210,6 +223,14 @@ static inline char *xs_held_row(xs_held *h, int k, int r) {
  * from its end where ``goes_on``, else by memcpy, and the slot freed. */
 static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int goes_on) {
     if (!h->ends[k]) return;
+    if (h->lined) {  /* each row's bytes in the line it ends inside, from its carry */
+        for (int r = 0; r < rows; r++) {
+            char *end = h->ends[k] + r * h->step, *line = xs_line_of(end);
+            memcpy(line, h->stage[k] + 64 * r + 64 - (end - line), (size_t)(end - line));
+        }
+        h->ends[k] = NULL;
+        return;
+    }
     unsigned whole = 0; /* the rows whose line at ends is held after */
     for (int r = 0; r < rows; r++) {
         char *d = h->start[k] + r * h->step, *end = h->ends[k] + r * h->step;
@@ -240,8 +261,9 @@ static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, cons
 }
 
 static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP], int64_t step,
-                                int rows) {
+                                int rows, int lined) {
     h->stage = stage;
+    h->lined = lined;
     h->step = step;
     h->rows = rows;
     memset(h->ends, 0, sizeof h->ends);
@@ -323,6 +345,13 @@ static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t
 static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, int64_t ni,
                                                   const int rows, const int size, xs_held *h) {
     int k = xs_held_at(h, dst);
+    if (h->lined) {
+        const int joined = k >= 0;
+        if (k < 0) k = xs_held_take(h);
+        xs_vdeinterleave_lines(src, dst, h->step, ni, rows, size, h->stage[k], joined);
+        h->ends[k] = dst + ni * size;
+        return;
+    }
     if (k >= 0) xs_held_out(h, k, rows, 1);
     else k = xs_held_take(h);
     char *p0 = xs_held_row(h, k, 0);
@@ -577,7 +606,9 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                                               ptrdiff_t stop, const int size, xs_lines *w) {
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
     xs_held rows;
-    xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer]);
+    const int64_t ni = m->count[m->outer + 1];
+    const int lined = ni > 0 && ni * size % 64 == 0 && m->dst_step[m->outer] % 64 == 0;
+    xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer], lined);
     w->rows = &rows;
     xs_range_moves(m, start, stop, size, w, 1);
 }

@@ -378,6 +378,19 @@ static int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, in
  * stream, dst and dsj multiples of 16. */
 static int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
                                 const int rows, const int size, const int stream);
+/* The streamed xs_vdeinterleave (all ni groups) into rows that start o =
+ * dst % 64 bytes past a line and go on from an earlier run's rows: writes
+ * each row's bytes but its last o, and leaves its last 64 bytes in carry
+ * (row j's at carry + 64 * j); where ``joined``, also the o bytes before
+ * each row, from the last o of its 64 in carry (as the run before left
+ * them). Stores past the caches only whole lines, the one across a row's
+ * start only where joined (else from dst on by ordinary stores).
+ * Precondition: rows 2 or 4, size 1, 2 or 4, rows * size <= 8; ni * size
+ * a positive multiple of 64; dsj a multiple of 64 and at least ni * size;
+ * carry's rows * 64 bytes apart from the rows. */
+static void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                   const int rows, const int size, char *carry,
+                                   const int joined);
 /* The 64 bytes at src (any alignment) to dst, by non-temporal stores
  * where the level has them. Precondition: dst a multiple of 64. */
 static void xs_vstore_line_nt(void *dst, const void *src);

@@ -1,8 +1,9 @@
 /* xs_vinterleave_joined (kernels_vec.h) by plain stores, through the
- * level's own xs_vinterleave: for the levels that store no interleave
- * past the caches (the portable level and NEON), where there is no
- * 16-byte boundary to keep to. Included by their headers after their
- * xs_vinterleave; not a level of its own. */
+ * level's own xs_vinterleave, and xs_vdeinterleave_lines through its
+ * xs_vdeinterleave and xs_vstore_line_nt: for the levels that store no
+ * interleave past the caches (the portable level and NEON), where there
+ * is no 16-byte boundary to keep to. Included by their headers after
+ * those operations; not a level of its own. */
 #ifndef XLASHAPE_KERNELS_VEC_JOINED_H
 #define XLASHAPE_KERNELS_VEC_JOINED_H
 
@@ -22,6 +23,34 @@ static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *
     memcpy(dst + (n - step) * rows * size, last, last_bytes - d);
     memcpy(carry, last + last_bytes - 16, 16);
     return n;
+}
+
+/* Each row staged behind the bytes before it in its line (from carry),
+ * XS_JOINED_PART bytes of it at a time, then its whole lines stored from
+ * the stage; the stage's last bytes, which begin a line, begin the next
+ * part's. */
+#define XS_JOINED_PART 256
+
+static inline void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                          const int rows, const int size, char *carry,
+                                          const int joined) {
+    _Alignas(64) char stage[4][64 + XS_JOINED_PART];
+    const int64_t o = (int64_t)((uintptr_t)dst & 63), per = XS_JOINED_PART / size;
+    for (int j = 0; j < rows; j++) memcpy(stage[j], carry + 64 * j + 64 - o, (size_t)o);
+    for (int64_t i = 0; i < ni; i += per) {
+        const int64_t n = ni - i < per ? ni - i : per, bytes = n * size;
+        xs_vdeinterleave(src + i * rows * size, stage[0] + o, (int64_t)sizeof stage[0], n, rows,
+                         size, 0);
+        for (int j = 0; j < rows; j++) {
+            char *to = dst - o + j * dsj + i * size;
+            for (int64_t m = 0; m < bytes; m += 64) {
+                if (i + m == 0 && !joined) memcpy(to + o, stage[j] + o, (size_t)(64 - o));
+                else xs_vstore_line_nt(to + m, stage[j] + m);
+            }
+            if (i + n == ni) memcpy(carry + 64 * j, stage[j] + bytes + o - 64, 64);
+            memcpy(stage[j], stage[j] + bytes, (size_t)o);
+        }
+    }
 }
 
 #endif

@@ -614,8 +614,6 @@ static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int
     return n;
 }
 
-#include "vec/kernels_vec_joined.h"
-
 /* A whole line by two non-temporal pair stores (STNP); the fence orders
  * them (DMB ISHST: stores before it before stores after it). */
 static XS_ALWAYS_INLINE void xs_vstore_line_nt(void *dst, const void *src) {
@@ -635,5 +633,7 @@ static XS_ALWAYS_INLINE int xs_vstore_line_joined_nt(void *dst, const void *a, i
     (void)dst, (void)a, (void)na, (void)b;
     return 0;
 }
+
+#include "vec/kernels_vec_joined.h"
 
 #endif

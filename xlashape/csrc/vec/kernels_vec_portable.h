@@ -391,7 +391,6 @@ static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, 
     return n;
 }
 
-#include "vec/kernels_vec_joined.h"
 
 /* No non-temporal store in plain C, and so nothing to fence. */
 static inline void xs_vstore_line_nt(void *dst, const void *src) { memcpy(dst, src, 64); }
@@ -401,5 +400,7 @@ static inline int xs_vstore_line_joined_nt(void *dst, const void *a, int na, con
     return 1;
 }
 static inline void xs_vfence(void) {}
+
+#include "vec/kernels_vec_joined.h"
 
 #endif

@@ -1,8 +1,9 @@
 /* What the two x86 levels share of kernels_vec.h's relayout operations:
  * the interleaves of 2 or 4 rows on 16-byte vectors and their inverses on
  * 32-byte ones (16-byte for what is left), the streamed interleave into a
- * result off a 16-byte boundary, the store of a whole 64-byte line by
- * non-temporal stores, and the fence after them. Included by
+ * result off a 16-byte boundary and the streamed inverse into rows off a
+ * line, the store of a whole 64-byte line by non-temporal stores, and the
+ * fence after them. Included by
  * kernels_vec_avx2.h and kernels_vec_avx512.h only (after <immintrin.h>,
  * inside their level's target pragma, which has AVX2); not a level of its
  * own.
@@ -158,26 +159,48 @@ static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *
     return steps * step;
 }
 
-/* xs_x86_split on 32-byte vectors: the even and the odd units of a then b,
- * in order (the in-lane packs put each lane's 8 bytes in turn). */
-static inline void xs_x86_split32(__m256i a, __m256i b, const int unit, __m256i *even,
-                                  __m256i *odd) {
-    __m256i e, o;
-    if (unit == 1) {
-        e = _mm256_packs_epi16(_mm256_srai_epi16(_mm256_slli_epi16(a, 8), 8),
-                               _mm256_srai_epi16(_mm256_slli_epi16(b, 8), 8));
-        o = _mm256_packs_epi16(_mm256_srai_epi16(a, 8), _mm256_srai_epi16(b, 8));
-    } else if (unit == 2) {
-        e = _mm256_packs_epi32(_mm256_srai_epi32(_mm256_slli_epi32(a, 16), 16),
-                               _mm256_srai_epi32(_mm256_slli_epi32(b, 16), 16));
-        o = _mm256_packs_epi32(_mm256_srai_epi32(a, 16), _mm256_srai_epi32(b, 16));
-    } else {
-        __m256 fa = _mm256_castsi256_ps(a), fb = _mm256_castsi256_ps(b);
-        e = _mm256_castps_si256(_mm256_shuffle_ps(fa, fb, _MM_SHUFFLE(2, 0, 2, 0)));
-        o = _mm256_castps_si256(_mm256_shuffle_ps(fa, fb, _MM_SHUFFLE(3, 1, 3, 1)));
+/* The bytes of each 16-byte lane grouped by row: for (rows, size) = (2,
+ * 1), (2, 2), (4, 1) and (4, 2), each row's bytes of the lane in turn (8
+ * of each of 2 rows, 4 of each of 4). */
+static const unsigned char xs_x86_by_row[4][16] = {
+    {0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15},
+    {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15},
+    {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15},
+    {0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15}};
+
+#define XS_X86_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
+
+/* 32 bytes of each of the rows (v[0] to v[rows - 1]) split from the
+ * 32 * rows bytes at s: each lane's bytes grouped by row, then the groups
+ * of the rows' vectors gathered (4 rows: a transpose of dwords), and put
+ * in order across lanes; 4-byte elements by shuffles of pairs. */
+static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows, const int size,
+                                                   __m256i *v) {
+    if (rows == 2 && size == 4) {
+        const __m256 a = _mm256_castsi256_ps(XS_X86_LOAD32(s)),
+                     b = _mm256_castsi256_ps(XS_X86_LOAD32(s + 32));
+        v[0] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+        v[1] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+        v[0] = _mm256_permute4x64_epi64(v[0], _MM_SHUFFLE(3, 1, 2, 0));
+        v[1] = _mm256_permute4x64_epi64(v[1], _MM_SHUFFLE(3, 1, 2, 0));
+        return;
     }
-    *even = _mm256_permute4x64_epi64(e, _MM_SHUFFLE(3, 1, 2, 0));
-    *odd = _mm256_permute4x64_epi64(o, _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i m = _mm256_broadcastsi128_si256(
+        XS_X86_LOAD(xs_x86_by_row[2 * (rows == 4) + (size == 2)]));
+    __m256i g[4];
+    for (int k = 0; k < rows; k++) g[k] = _mm256_shuffle_epi8(XS_X86_LOAD32(s + 32 * k), m);
+    if (rows == 2) {
+        v[0] = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(g[0], g[1]), _MM_SHUFFLE(3, 1, 2, 0));
+        v[1] = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(g[0], g[1]), _MM_SHUFFLE(3, 1, 2, 0));
+        return;
+    }
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i t0 = _mm256_unpacklo_epi32(g[0], g[1]), t1 = _mm256_unpackhi_epi32(g[0], g[1]),
+                  t2 = _mm256_unpacklo_epi32(g[2], g[3]), t3 = _mm256_unpackhi_epi32(g[2], g[3]);
+    v[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(t0, t2), order);
+    v[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(t0, t2), order);
+    v[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(t1, t3), order);
+    v[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(t1, t3), order);
 }
 
 static inline void xs_x86_store32(char *dst, __m256i v, const int stream) {
@@ -185,29 +208,20 @@ static inline void xs_x86_store32(char *dst, __m256i v, const int stream) {
     else _mm256_storeu_si256((__m256i *)dst, v);
 }
 
-#define XS_X86_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
-
-/* One step of xs_vdeinterleave: W bytes of each result row (vector type
- * VEC, its load, split and store), split from W * rows bytes at s. */
-#define XS_X86_DEINTERLEAVE_STEP(VEC, LOAD, SPLIT, STORE, W)                   \
-    do {                                                                      \
-        VEC e, o;                                                             \
-        if (rows == 2) {                                                      \
-            SPLIT(LOAD(s), LOAD(s + W), size, &e, &o);                        \
-            STORE(d, e, stream);                                              \
-            STORE(d + dsj, o, stream);                                        \
-        } else {                                                              \
-            VEC ea, oa, eb, ob;                                               \
-            SPLIT(LOAD(s), LOAD(s + W), 2 * size, &ea, &oa);                  \
-            SPLIT(LOAD(s + 2 * W), LOAD(s + 3 * W), 2 * size, &eb, &ob);      \
-            SPLIT(ea, eb, size, &e, &o);                                      \
-            STORE(d, e, stream);                                              \
-            STORE(d + dsj, o, stream);                                        \
-            SPLIT(oa, ob, size, &e, &o);                                      \
-            STORE(d + 2 * dsj, e, stream);                                    \
-            STORE(d + 3 * dsj, o, stream);                                    \
-        }                                                                     \
-    } while (0)
+/* 16 bytes of each of the rows (v[0] to v[rows - 1]) split from the
+ * 16 * rows bytes at s, by halves (4 rows: pairs of rows first). */
+static XS_ALWAYS_INLINE void xs_x86_deinterleave16(const char *s, const int rows, const int size,
+                                                   __m128i *v) {
+    if (rows == 2) {
+        xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), size, &v[0], &v[1]);
+        return;
+    }
+    __m128i ea, oa, eb, ob;
+    xs_x86_split(XS_X86_LOAD(s), XS_X86_LOAD(s + 16), 2 * size, &ea, &oa);
+    xs_x86_split(XS_X86_LOAD(s + 32), XS_X86_LOAD(s + 48), 2 * size, &eb, &ob);
+    xs_x86_split(ea, eb, size, &v[0], &v[1]);
+    xs_x86_split(oa, ob, size, &v[2], &v[3]);
+}
 
 /* 32 bytes of each result row a step while 32 remain, then 16, split from
  * 32 * rows (16 * rows) bytes of the run; streamed into rows 16 bytes past
@@ -219,19 +233,133 @@ static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int
     int64_t i = 0;
     if (!stream || (((uintptr_t)dst | (uintptr_t)dsj) & 31) == 0)
         for (; i + 2 * step <= ni; i += 2 * step) {
-            const char *s = src + i * rows * size;
-            char *d = dst + i * size;
-            XS_X86_DEINTERLEAVE_STEP(__m256i, XS_X86_LOAD32, xs_x86_split32, xs_x86_store32, 32);
+            __m256i v[4];
+            xs_x86_deinterleave32(src + i * rows * size, rows, size, v);
+            for (int r = 0; r < rows; r++) xs_x86_store32(dst + r * dsj + i * size, v[r], stream);
         }
     for (; i + step <= ni; i += step) {
-        const char *s = src + i * rows * size;
-        char *d = dst + i * size;
-        XS_X86_DEINTERLEAVE_STEP(__m128i, XS_X86_LOAD, xs_x86_split, xs_x86_store16, 16);
+        __m128i v[4];
+        xs_x86_deinterleave16(src + i * rows * size, rows, size, v);
+        for (int r = 0; r < rows; r++) xs_x86_store16(dst + r * dsj + i * size, v[r], stream);
     }
     return i;
 }
 
-#undef XS_X86_DEINTERLEAVE_STEP
+/* Bytes [k, k + 32) of a then b, 0 < k <= 32: the lanes [k / 16 ...) of
+ * a, t (a's high lane and b's low) and b, each lane joined from two by
+ * the masks of xs_x86_join at k % 16 (so k = 32 is b). */
+typedef struct {
+    __m256i lo, hi;  /* the masks, in both lanes */
+    int upper;       /* k >= 16: from t and b, else from a and t */
+} xs_x86_shift;
+
+static inline xs_x86_shift xs_x86_shift_by(int k) {
+    xs_x86_shift h;
+    h.upper = k >= 16;
+    k -= 16 * h.upper;
+    h.lo = _mm256_broadcastsi128_si256(XS_X86_LOAD(xs_x86_join_masks + k));
+    h.hi = _mm256_broadcastsi128_si256(XS_X86_LOAD(xs_x86_join_masks + 16 + k));
+    return h;
+}
+
+static inline __m256i xs_x86_shifted(__m256i a, __m256i b, const xs_x86_shift *h) {
+    const __m256i t = _mm256_permute2x128_si256(a, b, 0x21);
+    const __m256i lo = h->upper ? t : a, hi = h->upper ? b : t;
+    return _mm256_or_si256(_mm256_shuffle_epi8(lo, h->lo), _mm256_shuffle_epi8(hi, h->hi));
+}
+
+/* Row r's line from the 32 bytes before its piece (prev[r]) and the two
+ * 32-byte pieces c0[r], c1[r] that follow, the line's halves shifted by h,
+ * by two non-temporal stores at d; prev[r] then c1[r]. */
+static XS_ALWAYS_INLINE void xs_x86_line_out(char *d, __m256i *prev, __m256i c0, __m256i c1,
+                                             const xs_x86_shift *h) {
+    _mm256_stream_si256((__m256i *)d, xs_x86_shifted(*prev, c0, h));
+    _mm256_stream_si256((__m256i *)(d + 32), xs_x86_shifted(c0, c1, h));
+    *prev = c1;
+}
+
+/* kernels_vec.h: a line of each row a step, put together in registers
+ * from three 32-byte pieces of the row, the first the last step's (or
+ * carry's), as the rows' offset in their lines (o) shifts them: bytes 32
+ * to 96 of the row's 64-byte pieces before and at the line where o is 32
+ * or more (``past``, a constant; the first step then takes two pieces
+ * from carry and one from the run, and the last piece is split for carry
+ * alone), else 0 to 64 of those at and after. Whole lines go by two
+ * 32-byte non-temporal stores, the rows' first lines, where not joined,
+ * from o on by ordinary ones. */
+static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
+                                          const int rows, const int size, const int past,
+                                          char *carry, const int joined) {
+    const int o = (int)((uintptr_t)dst & 63);
+    const xs_x86_shift h = xs_x86_shift_by(32 - o % 32);
+    const int64_t half = 32 / size;  /* elements of a piece */
+    char *line = dst - o;
+    __m256i prev[4], c0[4], c1[4];
+    /* the first line: pieces -2, -1 (carry) and 0, or -1 (carry), 0 and 1 */
+    xs_x86_deinterleave32(src, rows, size, c1);
+    for (int r = 0; r < rows; r++) {
+        prev[r] = XS_X86_LOAD32(carry + 64 * r + 32 * !past);
+        c0[r] = c1[r];
+    }
+    if (past) {
+        for (int r = 0; r < rows; r++) c0[r] = XS_X86_LOAD32(carry + 64 * r + 32);
+    } else {
+        xs_x86_deinterleave32(src + 32 * rows, rows, size, c1);
+    }
+    for (int r = 0; r < rows; r++) {
+        char *d = line + r * dsj;
+        if (joined) {
+            xs_x86_line_out(d, &prev[r], c0[r], c1[r], &h);
+        } else {
+            _Alignas(32) char head[64];
+            _mm256_store_si256((__m256i *)head, xs_x86_shifted(prev[r], c0[r], &h));
+            _mm256_store_si256((__m256i *)(head + 32), xs_x86_shifted(c0[r], c1[r], &h));
+            memcpy(d + o, head + o, (size_t)(64 - o));
+            prev[r] = c1[r];
+        }
+    }
+    for (int64_t i = 2 * half - past * half; i + 2 * half <= ni; i += 2 * half) {
+        xs_x86_deinterleave32(src + i * rows * size, rows, size, c0);
+        xs_x86_deinterleave32(src + (i + half) * rows * size, rows, size, c1);
+        for (int r = 0; r < rows; r++)
+            xs_x86_line_out(line + r * dsj + (i + past * half) * size, &prev[r], c0[r], c1[r], &h);
+    }
+    /* carry: the row's last two pieces, the last split for it alone where past */
+    if (past) xs_x86_deinterleave32(src + (ni - half) * rows * size, rows, size, c1);
+    for (int r = 0; r < rows; r++) {
+        _mm256_storeu_si256((__m256i *)(carry + 64 * r), past ? prev[r] : c0[r]);
+        _mm256_storeu_si256((__m256i *)(carry + 64 * r + 32), past ? c1[r] : prev[r]);
+    }
+}
+
+/* Each (rows, size) in a frame of its own, the rows' offset in their
+ * lines below 32 or not. */
+#define XS_X86_LINES(rows, size)                                                           \
+    static XS_NOINLINE void xs_x86_lines_##rows##_##size(const char *src, char *dst,      \
+                                                          int64_t dsj, int64_t ni,          \
+                                                          char *carry, int joined) {       \
+        if (((uintptr_t)dst & 63) >= 32)                                                   \
+            xs_x86_lines(src, dst, dsj, ni, rows, size, 1, carry, joined);                 \
+        else                                                                               \
+            xs_x86_lines(src, dst, dsj, ni, rows, size, 0, carry, joined);                 \
+    }
+XS_X86_LINES(2, 1)
+XS_X86_LINES(2, 2)
+XS_X86_LINES(2, 4)
+XS_X86_LINES(4, 1)
+XS_X86_LINES(4, 2)
+#undef XS_X86_LINES
+
+static XS_ALWAYS_INLINE void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj,
+                                                    int64_t ni, const int rows, const int size,
+                                                    char *carry, const int joined) {
+    if (rows == 2 && size == 1) xs_x86_lines_2_1(src, dst, dsj, ni, carry, joined);
+    else if (rows == 2 && size == 2) xs_x86_lines_2_2(src, dst, dsj, ni, carry, joined);
+    else if (rows == 2) xs_x86_lines_2_4(src, dst, dsj, ni, carry, joined);
+    else if (size == 1) xs_x86_lines_4_1(src, dst, dsj, ni, carry, joined);
+    else xs_x86_lines_4_2(src, dst, dsj, ni, carry, joined);
+}
+
 #undef XS_X86_LOAD32
 #undef XS_X86_LOAD
 
