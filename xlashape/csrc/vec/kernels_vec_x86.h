@@ -296,15 +296,16 @@ static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, char *dst, int64_t ds
     char *line = dst - o;
     __m256i prev[4], c0[4], c1[4];
     /* the first line: pieces -2, -1 (carry) and 0, or -1 (carry), 0 and 1 */
-    xs_x86_deinterleave32(src, rows, size, c1);
-    for (int r = 0; r < rows; r++) {
-        prev[r] = XS_X86_LOAD32(carry + 64 * r + 32 * !past);
-        c0[r] = c1[r];
-    }
     if (past) {
-        for (int r = 0; r < rows; r++) c0[r] = XS_X86_LOAD32(carry + 64 * r + 32);
+        xs_x86_deinterleave32(src, rows, size, c1);
+        for (int r = 0; r < rows; r++) {
+            prev[r] = XS_X86_LOAD32(carry + 64 * r);
+            c0[r] = XS_X86_LOAD32(carry + 64 * r + 32);
+        }
     } else {
+        xs_x86_deinterleave32(src, rows, size, c0);
         xs_x86_deinterleave32(src + 32 * rows, rows, size, c1);
+        for (int r = 0; r < rows; r++) prev[r] = XS_X86_LOAD32(carry + 64 * r + 32);
     }
     for (int r = 0; r < rows; r++) {
         char *d = line + r * dsj;
