@@ -170,10 +170,16 @@ static const unsigned char xs_x86_by_row[4][16] = {
 
 #define XS_X86_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
 
+/* The 16 bytes at lo, then the 16 at hi. */
+static inline __m256i xs_x86_load_lanes(const char *lo, const char *hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(XS_X86_LOAD(lo)), XS_X86_LOAD(hi), 1);
+}
+
 /* 32 bytes of each of the rows (v[0] to v[rows - 1]) split from the
- * 32 * rows bytes at s: each lane's bytes grouped by row, then the groups
- * of the rows' vectors gathered (4 rows: a transpose of dwords), and put
- * in order across lanes; 4-byte elements by shuffles of pairs. */
+ * 32 * rows bytes at s, read a 16-byte piece to a lane so that each row's
+ * bytes come out in order (vector k: pieces k and k + rows): each lane's
+ * bytes grouped by row, then the groups of the rows' vectors gathered (4
+ * rows: a transpose of dwords); 4-byte elements by shuffles of pairs. */
 static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows, const int size,
                                                    __m256i *v) {
     if (rows == 2 && size == 4) {
@@ -188,19 +194,19 @@ static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows
     const __m256i m = _mm256_broadcastsi128_si256(
         XS_X86_LOAD(xs_x86_by_row[2 * (rows == 4) + (size == 2)]));
     __m256i g[4];
-    for (int k = 0; k < rows; k++) g[k] = _mm256_shuffle_epi8(XS_X86_LOAD32(s + 32 * k), m);
+    for (int k = 0; k < rows; k++)
+        g[k] = _mm256_shuffle_epi8(xs_x86_load_lanes(s + 16 * k, s + 16 * (k + rows)), m);
     if (rows == 2) {
-        v[0] = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(g[0], g[1]), _MM_SHUFFLE(3, 1, 2, 0));
-        v[1] = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(g[0], g[1]), _MM_SHUFFLE(3, 1, 2, 0));
+        v[0] = _mm256_unpacklo_epi64(g[0], g[1]);
+        v[1] = _mm256_unpackhi_epi64(g[0], g[1]);
         return;
     }
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i t0 = _mm256_unpacklo_epi32(g[0], g[1]), t1 = _mm256_unpackhi_epi32(g[0], g[1]),
                   t2 = _mm256_unpacklo_epi32(g[2], g[3]), t3 = _mm256_unpackhi_epi32(g[2], g[3]);
-    v[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(t0, t2), order);
-    v[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(t0, t2), order);
-    v[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(t1, t3), order);
-    v[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(t1, t3), order);
+    v[0] = _mm256_unpacklo_epi64(t0, t2);
+    v[1] = _mm256_unpackhi_epi64(t0, t2);
+    v[2] = _mm256_unpacklo_epi64(t1, t3);
+    v[3] = _mm256_unpackhi_epi64(t1, t3);
 }
 
 static inline void xs_x86_store32(char *dst, __m256i v, const int stream) {
