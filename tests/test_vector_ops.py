@@ -835,6 +835,18 @@ def test_store_line(level, data):
     assert np.array_equal(out, written(at, 0, [raw[frm:frm + 64]]))
 
 
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_store_lines(level, data):
+    """n lines, 64 * n bytes from any address to a line, and no other byte
+    (n from 0 to past the longest step a level takes at once)."""
+    raw = random_bytes(data)
+    n = data.draw(st.integers(0, 13))
+    at, frm = 64 * data.draw(st.integers(0, 63 - n)), data.draw(st.integers(0, vc.IN_BYTES - 64 * n))
+    out = run(level, "xs_vstore_lines_nt", raw, [at, frm, n])[1]
+    assert np.array_equal(out, written(at, 0, [raw[frm:frm + 64 * n]]))
+
+
 # -- the loops of kernels_impl.h over the portable levels ----------------------------
 
 

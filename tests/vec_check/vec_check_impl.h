@@ -55,6 +55,8 @@
  *                              rows * 64 bytes, the carry it is given and leaves
  *   xs_vstore_line_nt          [0] byte offset of dst in out (a multiple of 64), [1]
  *                              byte offset of src in in
+ *   xs_vstore_lines_nt         [0] byte offset of dst in out (a multiple of 64), [1]
+ *                              byte offset of src in in, [2] n (lines)
  *   xs_vstore_line_joined_nt   [0] byte offset of dst in out (a multiple of 64), [1]
  *                              byte offset of a in in, [2] na, [3] byte offset of b in
  *                              in; returns 1 (joined) or 0
@@ -341,6 +343,13 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
             param[1] > sizeof(uint64_t) * XS_VCHECK_IN - 64)
             return XS_VCHECK_OUTSIDE;
         xs_vstore_line_nt(out + param[0], (const char *)in + param[1]);
+        break;
+    case XS_VCHECK_xs_vstore_lines_nt:
+        if (param[0] % 64 || param[2] > XS_VCHECK_OUT / 64 ||
+            param[0] > XS_VCHECK_OUT - 64 * param[2] ||
+            param[1] > sizeof(uint64_t) * XS_VCHECK_IN - 64 * param[2])
+            return XS_VCHECK_OUTSIDE;
+        xs_vstore_lines_nt(out + param[0], (const char *)in + param[1], (int64_t)param[2]);
         break;
     case XS_VCHECK_xs_vstore_line_joined_nt:
         if (param[0] % 64 || param[0] > XS_VCHECK_OUT - 64 || param[2] < 1 || param[2] > 63 ||

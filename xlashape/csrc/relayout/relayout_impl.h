@@ -203,7 +203,8 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
     if (head > n) head = n;
     memcpy(dst, src, (size_t)head);
     dst += head, src += head, n -= head;
-    for (; n >= 64; n -= 64, dst += 64, src += 64) xs_vstore_line_nt(dst, src);
+    xs_vstore_lines_nt(dst, src, n / 64);
+    dst += n - n % 64, src += n - n % 64, n %= 64;
     if (n > 0) {  /* the start of a line: held for the run that goes on from it */
         w->line = dst, w->next = dst + n, w->from = src;
     }

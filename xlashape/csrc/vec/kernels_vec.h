@@ -394,6 +394,10 @@ static void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int6
 /* The 64 bytes at src (any alignment) to dst, by non-temporal stores
  * where the level has them. Precondition: dst a multiple of 64. */
 static void xs_vstore_line_nt(void *dst, const void *src);
+/* n whole lines: the 64 * n bytes at src (any alignment) to dst, as
+ * xs_vstore_line_nt stores each, the source read ahead of the stores
+ * where the level pays for it. Precondition: dst a multiple of 64, n >= 0. */
+static void xs_vstore_lines_nt(void *dst, const void *src, int64_t n);
 /* The line at dst joined from two pieces, as xs_vstore_line_nt stores
  * one: the ``na`` bytes at a, then the 64 - na bytes at b (any
  * alignment), reading no byte outside the two pieces and loading the line

@@ -625,6 +625,10 @@ static XS_ALWAYS_INLINE void xs_vstore_line_nt(void *dst, const void *src) {
                      : "r"(dst), "w"(a), "w"(b), "w"(c), "w"(d)
                      : "memory");
 }
+/* Line by line: each line's four loads come before its pair stores. */
+static XS_ALWAYS_INLINE void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
+    for (int64_t k = 0; k < n; k++) xs_vstore_line_nt((char *)dst + 64 * k, (const char *)src + 64 * k);
+}
 static XS_ALWAYS_INLINE void xs_vfence(void) { __asm__ volatile("dmb ishst" ::: "memory"); }
 /* NEON has no load that leaves bytes outside a piece unread: the caller
  * stages every joined line. */

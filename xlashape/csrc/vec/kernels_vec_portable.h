@@ -394,6 +394,9 @@ static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, 
 
 /* No non-temporal store in plain C, and so nothing to fence. */
 static inline void xs_vstore_line_nt(void *dst, const void *src) { memcpy(dst, src, 64); }
+static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
+    memcpy(dst, src, (size_t)(64 * n));
+}
 static inline int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b) {
     memcpy(dst, a, (size_t)na);
     memcpy((char *)dst + na, b, (size_t)(64 - na));
