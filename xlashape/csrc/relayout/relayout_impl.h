@@ -47,10 +47,10 @@
  *   the row's move before (xs_vdeinterleave_lines), kept in a slot of
  *   xs_held for the move that goes on with them. from_linear, 64 MB, one
  *   thread, AMD EPYC Zen 4, 2 to 48 bytes past a line, against the rows
- *   staged: bf16 (2,1) tiles 4.4-4.5 -> 3.3-3.5 ms at avx512 (4.6-4.8 ->
- *   3.3-3.9 at avx2), 1.05-1.25x the aligned time; s8 (4,1) tiles
- *   5.9-6.0 -> 3.8-4.5 (6.4-6.7 -> 4.2-5.2), 1.1-1.46x an aligned time
- *   that fell too, 3.9-4.3 -> 3.5-3.9 ms, with the split below. Other
+ *   staged: bf16 (2,1) tiles 4.4-4.5 -> 3.2-3.8 ms at avx512 (4.6-4.8 ->
+ *   3.2-3.4 at avx2), 1.06-1.24x the aligned time; s8 (4,1) tiles
+ *   5.9-6.0 (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too
+ *   (3.9-4.3 -> 3.1-3.2 ms) with the x86 split of a lane a row. Other
  *   rows are staged (xs_deinterleave_held) and their
  *   lines go out whole when the move that goes on with them comes, which
  *   completes the lines they share. from_linear, 64 MB, one thread, AMD
@@ -174,7 +174,8 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
  * 1 and 16 bytes past a line 8.8-15.3 -> 9.1-9.4 ms at avx2. bf16
  * T(8,128) tiles at avx2 read 17.2-19.3 -> 16.0-16.6 ms at 2 and 16 bytes
  * past a line but 10.7-12.0 -> 16.3-16.6 at 34 and 48 (at avx512, joined,
- * 8.6-17.8 -> 8.9-9.4 at 2 to 50), against 10-12 aligned. */
+ * 8.6-17.8 -> 8.9-9.4 at 2 to 50), against 10-12 aligned. A run's whole
+ * lines go by xs_vstore_lines_nt, which reads ahead of its stores. */
 static inline void xs_lines_flush(xs_lines *w) {
     if (w->line) memcpy(w->line, w->from ? w->from : w->held, (size_t)(w->next - w->line));
     w->line = NULL;
