@@ -45,9 +45,10 @@
  * below (transposes of square blocks, interleaves, whole-line stores and
  * their fence); the baseline level, with no vector header, moves them in
  * plain C. The x86 levels share those operations' interleaves, line
- * store and fence (kernels_vec_x86.h); the portable level and NEON, which
+ * stores and fence (kernels_vec_x86.h); the portable level and NEON, which
  * store no interleave past the caches, share a plain
- * xs_vinterleave_joined (kernels_vec_joined.h).
+ * xs_vinterleave_joined and a staged xs_vdeinterleave_lines
+ * (kernels_vec_joined.h).
  */
 #ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
 #define XLASHAPE_KERNELS_VEC_CONTRACT_H

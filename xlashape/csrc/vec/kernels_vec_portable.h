@@ -391,7 +391,6 @@ static inline int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, 
     return n;
 }
 
-
 /* No non-temporal store in plain C, and so nothing to fence. */
 static inline void xs_vstore_line_nt(void *dst, const void *src) { memcpy(dst, src, 64); }
 static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
