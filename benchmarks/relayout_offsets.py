@@ -6,10 +6,12 @@ For each tiled row of ``xlashape bench --relayout`` (64 MB arrays), times
 64-byte line (offsets that are not a multiple of the element size are
 skipped), the calls of one row taking turns round by round, in a new
 order each round. Prints each median and its ratio to the first offset's.
+``--shape`` times tiled layouts of your own instead of the bench rows.
 
 Run from anywhere with xlashape installed::
 
     python benchmarks/relayout_offsets.py [--offsets 0,2,16,32] [--rounds 5] [--rows "(2,1)"]
+    python benchmarks/relayout_offsets.py --shape "s8[8192,8192]{1,0:T(8,128)}"
 """
 
 from __future__ import annotations
@@ -44,27 +46,49 @@ def row_calls(text: str, offsets: list[int]) -> dict[tuple[str, int], Callable[[
     return calls
 
 
+def print_row(name: str, text: str, offsets: list[int], rounds: int) -> None:
+    """Time one tiled layout at each offset, both directions, and print a
+    line for each direction."""
+    calls = row_calls(text, offsets)
+    named = {f"{d} {o}": call for (d, o), call in calls.items()}
+    times = interleaved_times(named, 0.0, rounds)
+    for direction in ("to_linear", "from_linear"):
+        medians = {o: statistics.median(times[f"{d} {o}"]) for d, o in calls if d == direction}
+        base = medians[min(medians, key=offsets.index)]
+        cells = "  ".join(f"+{o}: {m * 1e3:6.2f} ms ({m / base:.2f})" for o, m in medians.items())
+        print(f"{name:22s} {direction:11s} {cells}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--offsets", default="0,2,16,32", help="bytes past a line, the first the base")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rows", default="T(", help="only the bench rows whose name holds this")
+    parser.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        help="a tiled array shape of your own, timed instead of the bench rows (repeatable), "
+        "e.g. 's8[8192,8192]{1,0:T(8,128)}'",
+    )
     args = parser.parse_args()
     offsets = [int(o) for o in args.offsets.split(",")]
-    for row in ROWS:
+    for text in args.shape:
+        try:
+            tiles = parse_array_shape_string(text).layout.tiles
+        except ValueError as error:
+            parser.error(f"--shape: {error}")
+        if not tiles:
+            parser.error(f"--shape {text!r} has no tiles: a tiled layout such as {{1,0:T(8,128)}} was expected")
+    for text in args.shape:
+        print_row(text, text, offsets, args.rounds)
+    for row in ROWS if not args.shape else ():
         if args.rows not in row.name or "T(" not in row.text:
             continue
         if row.missing():
             print(f"{row.name:22s} skipped: {row.missing()}", flush=True)
             continue
-        calls = row_calls(row.text, offsets)
-        named = {f"{d} {o}": call for (d, o), call in calls.items()}
-        times = interleaved_times(named, 0.0, args.rounds)
-        for direction in ("to_linear", "from_linear"):
-            medians = {o: statistics.median(times[f"{d} {o}"]) for d, o in calls if d == direction}
-            base = medians[min(medians, key=offsets.index)]
-            cells = "  ".join(f"+{o}: {m * 1e3:6.2f} ms ({m / base:.2f})" for o, m in medians.items())
-            print(f"{row.name:22s} {direction:11s} {cells}", flush=True)
+        print_row(row.name, row.text, offsets, args.rounds)
 
 
 if __name__ == "__main__":
