@@ -50,7 +50,8 @@
  *   staged: bf16 (2,1) tiles 4.4-4.5 -> 3.2-3.8 ms at avx512 (4.6-4.8 ->
  *   3.2-3.4 at avx2), 1.06-1.24x the aligned time; s8 (4,1) tiles
  *   5.9-6.0 (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too
- *   (3.9-4.3 -> 3.1-3.2 ms) with the x86 split of a lane a row. Other
+ *   (3.9-4.3 -> 3.1-3.2 ms) with x86's byte-shuffle split
+ *   (xs_x86_deinterleave32). Other
  *   rows are staged (xs_deinterleave_held) and their
  *   lines go out whole when the move that goes on with them comes, which
  *   completes the lines they share. from_linear, 64 MB, one thread, AMD
@@ -82,8 +83,8 @@
 /* Where an inverse interleave stages its rows (xs_deinterleave_held), or,
  * ``lined``, keeps each row's last 64 bytes (xs_vdeinterleave_lines's
  * carry, row r's at stage[k] + 64 * r; the bytes of the line the row ends
- * inside go out when the slot is taken or flushed): up to XS_HELD slots, one a move's ``rows`` (2 or 4) rows, ``step`` bytes
- * apart in the result (the same for every move of a box), taken in turn.
+ * inside go out when the slot is taken or flushed): up to XS_HELD slots,
+ * one a move's ``rows`` (2 or 4) rows, ``step`` bytes apart in the result (the same for every move of a box), taken in turn.
  * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
  * most XS_HELD_ROW), row r from xs_held_row(h, k, r) on, which starts a
  * line, so that the vector stores that stage them never cross one. Where

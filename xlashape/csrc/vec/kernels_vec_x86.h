@@ -380,8 +380,10 @@ static inline void xs_vstore_line_nt(void *dst, const void *src) {
  * last line's non-temporal stores waited for them: from_linear of
  * T(8,128) tiles into an aligned out=, 64 MB, one thread, AMD EPYC Zen 4,
  * line by line (avx512 and avx2 alike), took s8[8192,8192] 15.8-16.6 ms
- * and bf16[4096,8192] 11.6-12.2, against 9.5-9.9 and 9.7-10.0 into an
- * out= off a line, where a staged line went between them. */
+ * and bf16[4096,8192] 11.6-12.2, against 9.4-10.0 for both at avx512
+ * into an out= off a line, where a staged line went between them; read
+ * ahead, 8.3-8.8 and 9.6-10.9 aligned. 64-byte stores at avx512 gained
+ * nothing over these. */
 static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
     char *d = (char *)dst;
     const char *s = (const char *)src;
@@ -408,7 +410,6 @@ static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
 
 #undef XS_X86_LOAD32
 #undef XS_X86_LOAD
-
 
 static inline void xs_vfence(void) { _mm_sfence(); }
 
