@@ -303,3 +303,27 @@ def test_the_alignment_calls_write_what_the_warm_out_call_writes():
             out = bench.out_at(data[key].shape, offset)
             bench.xlashape_call(case, {**data, key: out}, 1)()
             np.testing.assert_array_equal(out, data[key])
+
+
+@pytest.mark.parametrize("text, mode", [
+    ("always [madvise] never\n", "madvise"),
+    ("[always] madvise never\n", "always"),
+    ("always madvise [never]\n", "never"),
+    ("always madvise never\n", None),  # none in force named
+    ("", None),
+])
+def test_the_huge_page_mode_is_the_one_in_brackets(text, mode):
+    assert bench_machine.parse_transparent_hugepages(text) == mode
+
+
+def test_the_huge_page_mode_is_read_from_linux_setting_or_unknown(monkeypatch, tmp_path):
+    setting = tmp_path / "enabled"
+    setting.write_text("always defer [madvise] never\n")
+    monkeypatch.setattr(bench_machine, "THP_ENABLED", str(setting))
+    assert bench_machine.transparent_hugepages() == "madvise"
+    info = measure.machine()
+    assert info["transparent_hugepages"] == "madvise"
+    assert "transparent huge pages: madvise" in bench.caption(info)
+    monkeypatch.setattr(bench_machine, "THP_ENABLED", str(tmp_path / "missing"))
+    assert bench_machine.transparent_hugepages() is None
+    assert "transparent huge pages: unknown here" in bench.caption(measure.machine())

@@ -1,5 +1,6 @@
 """What ``xlashape bench`` says about the machine: the CPU's model and
-vendor, and glibc's streaming-store threshold.
+vendor, glibc's streaming-store threshold, and Linux's transparent huge
+page mode.
 
 glibc's ``memmove`` (what ``np.copyto`` of a contiguous array calls)
 switches to non-temporal (streaming) stores, which skip the read for
@@ -27,7 +28,11 @@ from collections.abc import Iterator
 __all__ = [
     "copy_streams", "cpu_model", "cpu_vendor", "interpreter_of", "list_tunables", "loader_candidates",
     "mapped_loaders", "non_temporal_threshold", "parse_cpuinfo", "parse_non_temporal_threshold",
+    "parse_transparent_hugepages", "transparent_hugepages",
 ]
+
+# Linux's transparent huge page setting: its modes, the one in force in brackets.
+THP_ENABLED = "/sys/kernel/mm/transparent_hugepage/enabled"
 
 TUNABLE = "glibc.cpu.x86_non_temporal_threshold"
 # Where glibc's loader usually lies, tried after the ones this process names.
@@ -79,6 +84,26 @@ def cpu_vendor() -> str | None:
     """The CPU's vendor (/proc/cpuinfo's "vendor_id", such as
     GenuineIntel or AuthenticAMD), or None where not known."""
     return parse_cpuinfo(_cpuinfo(), "vendor_id")
+
+
+def parse_transparent_hugepages(text: str) -> str | None:
+    """The mode in force in Linux's transparent huge page setting (the
+    one in brackets), or None where the text names none.
+
+    >>> from xlashape.cli.bench.machine import parse_transparent_hugepages
+    >>> parse_transparent_hugepages("always [madvise] never\\n"), parse_transparent_hugepages("")
+    ('madvise', None)
+    """
+    match = re.search(r"\[(\w+)\]", text)
+    return None if match is None else match[1]
+
+
+def transparent_hugepages() -> str | None:
+    """Linux's transparent huge page mode: ``always``, ``madvise`` (NumPy
+    asks for huge pages on its large arrays) or ``never``; None where it
+    cannot be read (not Linux). Large moves run slower on 4 KiB pages,
+    which need more TLB entries."""
+    return parse_transparent_hugepages(_read_text(THP_ENABLED))
 
 
 def parse_non_temporal_threshold(text: str) -> int | None:

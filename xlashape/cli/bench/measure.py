@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from ... import __version__, cpu, get_num_threads
-from .machine import cpu_model, cpu_vendor, non_temporal_threshold
+from .machine import cpu_model, cpu_vendor, non_temporal_threshold, transparent_hugepages
 from .peers import jax_device, jax_version, numba_version
 
 __all__ = [
     "ALIGNMENT", "COPY_ON", "calls_per_sample", "copy_bytes", "copy_calls", "fastest_copy",
-    "interleaved_times", "load_average", "machine", "split_copy_call",
+    "hugepages_text", "interleaved_times", "load_average", "machine", "split_copy_call",
 ]
 
 # Bytes of the boundary a split copy cuts at (a cache line), and that the
@@ -134,13 +134,17 @@ def load_average() -> float | None:
         return None
 
 
+def hugepages_text(info: dict[str, Any]) -> str:
+    """Linux's transparent huge page mode in ``info`` (machine()), in words."""
+    return f"transparent huge pages: {info.get('transparent_hugepages') or 'unknown here'}"
+
+
 def machine() -> dict[str, Any]:
-    """What the numbers were measured on: the CPU, its vendor and glibc's
-    non-temporal threshold in bytes (None where not known), the 1-minute
-    load average as the run begins (None where not known), the levels, the
-    versions, and the device the JAX peer runs on."""
-
-
+    """What the numbers were measured on: the CPU, its vendor, glibc's
+    non-temporal threshold in bytes and Linux's transparent huge page mode
+    (each None where not known), the 1-minute load average as the run
+    begins (None where not known), the levels, the versions, and the
+    device the JAX peer runs on."""
     features = cpu.cpu_features()
     libc, libc_version = platform.libc_ver()
     return {
@@ -148,6 +152,7 @@ def machine() -> dict[str, Any]:
         "cpu_vendor": cpu_vendor(),
         "libc": f"{libc} {libc_version}" if libc else None,
         "non_temporal_threshold": non_temporal_threshold(),
+        "transparent_hugepages": transparent_hugepages(),
         "load_average": load_average(),
         "cores": os.cpu_count(),
         "threads_default": get_num_threads(),

@@ -48,7 +48,7 @@ from ...linear import packing, relayout_plan
 from ...linear.buffers import from_linear, to_linear
 from ...shapes.shape_text import parse_array_shape_string
 from ..common import EXIT_USAGE, CommandError
-from .measure import copy_calls, fastest_copy, interleaved_times, machine
+from .measure import copy_calls, fastest_copy, hugepages_text, interleaved_times, machine
 from .peers import cpu_device, why_no_jax
 from .report import Column, Section, field, markdown_table, text_table, wrap
 
@@ -270,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
         "that was faster; 'copy threads' says which), its median time over the call's, medians over "
         "interleaved rounds. Above 1 is no error: the call may stream its stores past the cache where "
         f"the copy does not. Every call ran on this CPU, JAX's too. {info['cpu']}, {info['cores']} cores, "
-        f"level {info['level']}, NumPy {info['numpy']}.")))
+        f"level {info['level']}, NumPy {info['numpy']}, {hugepages_text(info)}.")))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(markdown_table(section)) + "\n")

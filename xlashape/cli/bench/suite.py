@@ -75,6 +75,7 @@ from .measure import (
     copy_bytes,
     copy_calls,
     fastest_copy,
+    hugepages_text,
     interleaved_times,
     machine,
 )
@@ -810,7 +811,7 @@ def caption(info: dict[str, Any]) -> str:
     vendor = f" ({info['cpu_vendor']})" if info.get("cpu_vendor") else ""
     return (
         f"rank 4; {info['cpu']}{vendor}, {info['cores']} cores, kernels at level {info['level']}; "
-        f"{threshold_text(info)}; "
+        f"{threshold_text(info)}; {hugepages_text(info)}; "
         f"Python {info['python']}, NumPy {info['numpy']}{numba}{jax}, xlashape {info['xlashape']}; "
         f"command: {info['command']}. Every call ran on this CPU; NumPy and numba on one thread. "
         "'speedup': NumPy's time over xlashape's, a median over interleaved rounds, with (in "
