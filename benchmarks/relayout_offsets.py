@@ -5,7 +5,9 @@ For each tiled row of ``xlashape bench --relayout`` (64 MB arrays), times
 ``out=``, one thread, each starting the given number of bytes past a
 64-byte line (offsets that are not a multiple of the element size are
 skipped), the calls of one row taking turns round by round, in a new
-order each round. Prints each median and its ratio to the first offset's.
+order each round. Prints each median and its ratio to the first offset's,
+then how much of the process's memory was on transparent huge pages
+(large moves on 4 KiB pages run slower, so compare runs alike in this).
 ``--shape`` times tiled layouts of your own instead of the bench rows.
 
 Run from anywhere with xlashape installed::
@@ -22,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from xlashape.cli.bench.machine import huge_page_bytes, transparent_hugepages
 from xlashape.cli.bench.measure import interleaved_times
 from xlashape.cli.bench.relayout import ROWS, at_line_offset
 from xlashape.linear import packing
@@ -89,6 +92,9 @@ def main() -> None:
             print(f"{row.name:22s} skipped: {row.missing()}", flush=True)
             continue
         print_row(row.name, row.text, offsets, args.rounds)
+    held = huge_page_bytes()
+    print(f"huge pages: {'unknown' if held is None else f'{held >> 20} MiB'} of this process's memory "
+          f"(transparent huge pages: {transparent_hugepages() or 'unknown'})", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ here asserts a time.
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 
@@ -327,3 +328,13 @@ def test_the_huge_page_mode_is_read_from_linux_setting_or_unknown(monkeypatch, t
     monkeypatch.setattr(bench_machine, "THP_ENABLED", str(tmp_path / "missing"))
     assert bench_machine.transparent_hugepages() is None
     assert "transparent huge pages: unknown here" in bench.caption(measure.machine())
+
+
+def test_the_huge_page_bytes_are_read_from_anon_huge_pages_and_are_known_on_linux():
+    assert bench_machine.parse_huge_page_bytes("Rss:  12 kB\nAnonHugePages:  2048 kB\n") == 2 << 20
+    assert bench_machine.parse_huge_page_bytes("ShmemHugePages: 2048 kB\n") is None
+    held = bench_machine.huge_page_bytes()
+    if os.path.exists("/proc/self/smaps_rollup"):  # Linux 4.14 and later
+        assert isinstance(held, int) and held >= 0 and held % (1 << 10) == 0
+    else:
+        assert held is None

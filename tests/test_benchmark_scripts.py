@@ -25,8 +25,10 @@ def test_a_shape_of_your_own_is_timed_both_ways_at_each_offset_it_can_take():
     shape = "bf16[16,256]{1,0:T(8,128)(2,1)}"
     done = relayout_offsets("--shape", shape, "--offsets", "0,3,16", "--rounds", "2")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    *lines, pages = done.stdout.splitlines()
     assert [line.split()[:2] for line in lines] == [[shape, "to_linear"], [shape, "from_linear"]]
+    assert re.fullmatch(r"huge pages: (\d+ MiB|unknown) of this process's memory "
+                        r"\(transparent huge pages: (always|madvise|never|unknown)\)", pages)
     for line in lines:  # 3 bytes is no multiple of a bf16's 2: skipped
         assert re.findall(r"\+(\d+):", line) == ["0", "16"]
         assert "(1.00)" in line.split("+16:")[0]

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 __all__ = [
     "copy_streams", "cpu_model", "cpu_vendor", "interpreter_of", "list_tunables", "loader_candidates",
     "mapped_loaders", "non_temporal_threshold", "parse_cpuinfo", "parse_non_temporal_threshold",
-    "parse_transparent_hugepages", "transparent_hugepages",
+    "huge_page_bytes", "parse_huge_page_bytes", "parse_transparent_hugepages", "transparent_hugepages",
 ]
 
 # Linux's transparent huge page setting: its modes, the one in force in brackets.
@@ -104,6 +104,24 @@ def transparent_hugepages() -> str | None:
     cannot be read (not Linux). Large moves run slower on 4 KiB pages,
     which need more TLB entries."""
     return parse_transparent_hugepages(_read_text(THP_ENABLED))
+
+
+def parse_huge_page_bytes(text: str) -> int | None:
+    """The bytes on transparent huge pages (``AnonHugePages``) in a
+    ``/proc/<pid>/smaps_rollup`` text, or None where it has no such line.
+
+    >>> from xlashape.cli.bench.machine import parse_huge_page_bytes
+    >>> parse_huge_page_bytes("Rss: 9 kB\\nAnonHugePages:    387072 kB\\n"), parse_huge_page_bytes("")
+    (396361728, None)
+    """
+    match = re.search(r"^AnonHugePages:\s*(\d+) kB", text, re.MULTILINE)
+    return None if match is None else int(match[1]) << 10
+
+
+def huge_page_bytes() -> int | None:
+    """The bytes of this process's memory on transparent huge pages, or
+    None where not known (not Linux): which large arrays got them."""
+    return parse_huge_page_bytes(_read_text("/proc/self/smaps_rollup"))
 
 
 def parse_non_temporal_threshold(text: str) -> int | None:
