@@ -1,6 +1,6 @@
 """What ``xlashape bench`` says about the machine: the CPU's model and
-vendor, glibc's streaming-store threshold, and Linux's transparent huge
-page mode.
+vendor, glibc's streaming-store threshold, Linux's transparent huge page
+mode, and how much of this process's memory is on huge pages.
 
 glibc's ``memmove`` (what ``np.copyto`` of a contiguous array calls)
 switches to non-temporal (streaming) stores, which skip the read for
@@ -26,9 +26,10 @@ import sys
 from collections.abc import Iterator
 
 __all__ = [
-    "copy_streams", "cpu_model", "cpu_vendor", "interpreter_of", "list_tunables", "loader_candidates",
-    "mapped_loaders", "non_temporal_threshold", "parse_cpuinfo", "parse_non_temporal_threshold",
-    "huge_page_bytes", "parse_huge_page_bytes", "parse_transparent_hugepages", "transparent_hugepages",
+    "copy_streams", "cpu_model", "cpu_vendor", "huge_page_bytes", "interpreter_of", "list_tunables",
+    "loader_candidates", "mapped_loaders", "non_temporal_threshold", "parse_cpuinfo",
+    "parse_huge_page_bytes", "parse_non_temporal_threshold", "parse_transparent_hugepages",
+    "transparent_hugepages",
 ]
 
 # Linux's transparent huge page setting: its modes, the one in force in brackets.
