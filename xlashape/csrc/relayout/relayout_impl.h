@@ -51,10 +51,11 @@
  *   3.2-3.4 at avx2), 1.06-1.24x the aligned time; s8 (4,1) tiles
  *   5.9-6.0 (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too
  *   (3.9-4.3 -> 3.1-3.2 ms) with x86's byte-shuffle split
- *   (xs_x86_deinterleave32). Other
- *   rows are staged (xs_deinterleave_held) and their
- *   lines go out whole when the move that goes on with them comes, which
- *   completes the lines they share. from_linear, 64 MB, one thread, AMD
+ *   (xs_x86_deinterleave32); at avx512, those less than 32 bytes past a
+ *   line later 3.7-3.9 ms (xs_x86_lines: rows of two lines). Other rows
+ *   are staged (xs_deinterleave_held) and their lines go out whole when
+ *   the move that goes on with them comes, which completes the lines they
+ *   share. from_linear, 64 MB, one thread, AMD
  *   EPYC Zen 4, avx512 (avx2) kernels, against 16-byte steps, the source
  *   prefetched 16 moves on and ordinary stores into rows off lines: bf16
  *   (2,1) tiles 4.6 (5.1) -> 3.0 (2.9) ms aligned and 6.5-6.8 (6.3-6.6) ->
@@ -84,7 +85,8 @@
  * ``lined``, keeps each row's last 64 bytes (xs_vdeinterleave_lines's
  * carry, row r's at stage[k] + 64 * r; the bytes of the line the row ends
  * inside go out when the slot is taken or flushed): up to XS_HELD slots,
- * one a move's ``rows`` (2 or 4) rows, ``step`` bytes apart in the result (the same for every move of a box), taken in turn.
+ * one a move's ``rows`` (2 or 4) rows, ``step`` bytes apart in the result
+ * (the same for every move of a box), taken in turn.
  * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
  * most XS_HELD_ROW), row r from xs_held_row(h, k, r) on, which starts a
  * line, so that the vector stores that stage them never cross one. Where
