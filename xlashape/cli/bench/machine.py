@@ -102,8 +102,8 @@ def parse_transparent_hugepages(text: str) -> str | None:
 def transparent_hugepages() -> str | None:
     """Linux's transparent huge page mode: ``always``, ``madvise`` (NumPy
     asks for huge pages on its large arrays) or ``never``; None where it
-    cannot be read (not Linux). Large moves run slower on 4 KiB pages,
-    which need more TLB entries."""
+    cannot be read (not Linux). Large moves ran slower on 4 KiB pages
+    (docs/performance.md), presumably for their many more TLB entries."""
     return parse_transparent_hugepages(_read_text(THP_ENABLED))
 
 
