@@ -7,7 +7,8 @@ For each tiled row of ``xlashape bench --relayout`` (64 MB arrays), times
 skipped), the calls of one row taking turns round by round, in a new
 order each round. Prints each median and its ratio to the first offset's,
 then how much of the process's memory was on transparent huge pages
-(large moves on 4 KiB pages run slower, so compare runs alike in this).
+while a row's arrays were alive, at most (large moves on 4 KiB pages run
+slower, so compare runs alike in this).
 ``--shape`` times tiled layouts of your own instead of the bench rows.
 
 Run from anywhere with xlashape installed::
@@ -49,17 +50,21 @@ def row_calls(text: str, offsets: list[int]) -> dict[tuple[str, int], Callable[[
     return calls
 
 
-def print_row(name: str, text: str, offsets: list[int], rounds: int) -> None:
+def print_row(name: str, text: str, offsets: list[int], rounds: int) -> int | None:
     """Time one tiled layout at each offset, both directions, and print a
-    line for each direction."""
+    line for each direction. Returns the bytes of the process's memory on
+    huge pages just after, while the row's arrays are alive (None: not
+    known)."""
     calls = row_calls(text, offsets)
     named = {f"{d} {o}": call for (d, o), call in calls.items()}
     times = interleaved_times(named, 0.0, rounds)
+    held = huge_page_bytes()
     for direction in ("to_linear", "from_linear"):
         medians = {o: statistics.median(times[f"{d} {o}"]) for d, o in calls if d == direction}
         base = medians[min(medians, key=offsets.index)]
         cells = "  ".join(f"+{o}: {m * 1e3:6.2f} ms ({m / base:.2f})" for o, m in medians.items())
         print(f"{name:22s} {direction:11s} {cells}", flush=True)
+    return held
 
 
 def main() -> None:
@@ -83,17 +88,17 @@ def main() -> None:
             parser.error(f"--shape: {error}")
         if not tiles:
             parser.error(f"--shape {text!r} has no tiles: a tiled layout such as {{1,0:T(8,128)}} was expected")
-    for text in args.shape:
-        print_row(text, text, offsets, args.rounds)
+    held: list[int | None] = [print_row(text, text, offsets, args.rounds) for text in args.shape]
     for row in ROWS if not args.shape else ():
         if args.rows not in row.name or "T(" not in row.text:
             continue
         if row.missing():
             print(f"{row.name:22s} skipped: {row.missing()}", flush=True)
             continue
-        print_row(row.name, row.text, offsets, args.rounds)
-    held = huge_page_bytes()
-    print(f"huge pages: {'unknown' if held is None else f'{held >> 20} MiB'} of this process's memory "
+        held.append(print_row(row.name, row.text, offsets, args.rounds))
+    known = [h for h in held if h is not None]
+    most = f"{max(known) >> 20} MiB" if known else "unknown"
+    print(f"huge pages: {most} of this process's memory while a row was timed, at most "
           f"(transparent huge pages: {transparent_hugepages() or 'unknown'})", flush=True)
 
 

@@ -27,7 +27,8 @@ def test_a_shape_of_your_own_is_timed_both_ways_at_each_offset_it_can_take():
     assert done.returncode == 0, done.stderr
     *lines, pages = done.stdout.splitlines()
     assert [line.split()[:2] for line in lines] == [[shape, "to_linear"], [shape, "from_linear"]]
-    assert re.fullmatch(r"huge pages: (\d+ MiB|unknown) of this process's memory "
+    assert re.fullmatch(r"huge pages: (\d+ MiB|unknown) of this process's memory while a row was timed, "
+                        r"at most "
                         r"\(transparent huge pages: (always|madvise|never|unknown)\)", pages)
     for line in lines:  # 3 bytes is no multiple of a bf16's 2: skipped
         assert re.findall(r"\+(\d+):", line) == ["0", "16"]

@@ -800,8 +800,10 @@ def test_deinterleave(level, data):
 def test_deinterleave_lines(level, data):
     """The run's rows from dst on, o = dst % 64 bytes past a line, each
     row's last o bytes left out; joined, the o bytes before each row from
-    the last o of its 64 in the carry (out's last rows * 64 bytes, which
-    begin as in's at ``frm``), where each row's last 64 bytes are left."""
+    the last o of its 64 in the carry (out's last 2 * rows * 64 bytes,
+    whose first half begins as in's at ``frm``), where each row's last 64
+    bytes are left; not joined, each row's line across its start in the
+    carry's second half instead, as joined it would have been written."""
     rows = data.draw(st.sampled_from([2, 4]))
     size = data.draw(st.sampled_from([s for s in (1, 2, 4) if rows * s <= 8]))
     lines = data.draw(st.integers(1, 6))
@@ -815,13 +817,18 @@ def test_deinterleave_lines(level, data):
     carry = raw[frm:frm + 64 * rows].reshape(rows, 64)
     groups = raw[:rows * ni * size].view(UINT[size]).reshape(ni, rows)
     want = np.full(vc.OUT_BYTES, FILL, dtype=np.uint8)
+    kept = vc.OUT_BYTES - 128 * rows
     for j in range(rows):
         row = np.frombuffer(groups[:, j].tobytes(), dtype=np.uint8)
         start = at + j * dsj
         want[start:start + row.size - o] = row[:row.size - o]
         if joined:
             want[start - o:start] = carry[j, 64 - o:]
-        want[vc.OUT_BYTES - 64 * (rows - j):][:64] = row[-64:]
+        else:
+            want[start:start + 64 - o] = FILL
+            head = kept + 64 * (rows + j)
+            want[head:head + 64] = np.concatenate([carry[j, 64 - o:], row[:64 - o]])
+        want[kept + 64 * j:][:64] = row[-64:]
     assert np.array_equal(out, want)
 
 
@@ -1076,3 +1083,17 @@ def test_store_line_joined(level, data):
     assert joined == (0 if declines else 1)
     line = np.concatenate([raw[a:a + na], raw[b:b + 64 - na]])
     assert np.array_equal(out, written(at, 0, [line] if joined else []))
+
+
+@pytest.mark.parametrize("level", levels_for())
+@given(data=st.data())
+def test_store_line_blend(level, data):
+    """A line of the first n bytes at a and the last 64 - n at b (each
+    read at any address), and no other byte."""
+    raw = random_bytes(data)
+    n = data.draw(st.integers(1, 63))
+    at = 64 * data.draw(st.integers(0, 63))
+    a, b = (data.draw(st.integers(0, vc.IN_BYTES - 64)) for _ in range(2))
+    out = run(level, "xs_vstore_line_blend_nt", raw, [at, a, b, n])[1]
+    line = np.concatenate([raw[a:a + n], raw[b + n:b + 64]])
+    assert np.array_equal(out, written(at, 0, [line]))

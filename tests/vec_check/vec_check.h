@@ -32,7 +32,7 @@
     X(xs_vravel_rowsum) X(xs_vravel_sum) X(xs_vravel_column) X(xs_vravel_rows4_u32)      \
     X(xs_vstream) X(xs_vtranspose) X(xs_vinterleave) X(xs_vinterleave_joined)          \
     X(xs_vdeinterleave) X(xs_vdeinterleave_lines) X(xs_vstore_line_nt)                  \
-    X(xs_vstore_lines_nt) X(xs_vstore_line_joined_nt)
+    X(xs_vstore_lines_nt) X(xs_vstore_line_joined_nt) X(xs_vstore_line_blend_nt)
 
 #define XS_VCHECK_ENUM(name) XS_VCHECK_##name,
 enum xs_vcheck_op { XS_VCHECK_OPS(XS_VCHECK_ENUM) XS_VCHECK_NOPS };

@@ -52,7 +52,8 @@
  *   xs_vdeinterleave_lines     [0] rows, [1] size, [2] dsj, [3] ni, [4] byte offset of
  *                              dst in out (src = in), [5] joined, [6] byte offset in in
  *                              of the carry's rows * 64 bytes, which go to out's last
- *                              rows * 64 bytes, the carry it is given and leaves
+ *                              2 * rows * 64 bytes (the carry it is given and leaves,
+ *                              then the rows' first lines where not joined)
  *   xs_vstore_line_nt          [0] byte offset of dst in out (a multiple of 64), [1]
  *                              byte offset of src in in
  *   xs_vstore_lines_nt         [0] byte offset of dst in out (a multiple of 64), [1]
@@ -60,6 +61,8 @@
  *   xs_vstore_line_joined_nt   [0] byte offset of dst in out (a multiple of 64), [1]
  *                              byte offset of a in in, [2] na, [3] byte offset of b in
  *                              in; returns 1 (joined) or 0
+ *   xs_vstore_line_blend_nt    [0] byte offset of dst in out (a multiple of 64), [1]
+ *                              byte offset of a in in, [2] byte offset of b in in, [3] n
  */
 
 #define XS_VCHECK_CAT_(a, b) a##_##b
@@ -329,10 +332,10 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
             count * size % 64 || count == 0 || dsj < count * size || at > XS_VCHECK_OUT ||
             joined > 1 ||
             rows * count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
-            at + (rows - 1) * dsj + count * size > XS_VCHECK_OUT - 64 * rows ||
+            at + (rows - 1) * dsj + count * size > XS_VCHECK_OUT - 128 * rows ||
             from > sizeof(uint64_t) * XS_VCHECK_IN - 64 * rows)
             return XS_VCHECK_OUTSIDE;
-        char *carry = out + XS_VCHECK_OUT - 64 * rows;
+        char *carry = out + XS_VCHECK_OUT - 128 * rows;
         memcpy(carry, (const char *)in + from, 64 * rows);
         xs_vdeinterleave_lines((const char *)in, out + at, (int64_t)dsj, (int64_t)count,
                                (int)rows, (int)size, carry, (int)joined);
@@ -358,6 +361,14 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
             return XS_VCHECK_OUTSIDE;
         result = xs_vstore_line_joined_nt(out + param[0], (const char *)in + param[1],
                                           (int)param[2], (const char *)in + param[3]);
+        break;
+    case XS_VCHECK_xs_vstore_line_blend_nt:
+        if (param[0] % 64 || param[0] > XS_VCHECK_OUT - 64 || param[3] == 0 || param[3] >= 64 ||
+            param[1] > sizeof(uint64_t) * XS_VCHECK_IN - 64 ||
+            param[2] > sizeof(uint64_t) * XS_VCHECK_IN - 64)
+            return XS_VCHECK_OUTSIDE;
+        xs_vstore_line_blend_nt(out + param[0], (const char *)in + param[1],
+                                (const char *)in + param[2], (int)param[3]);
         break;
     default:
         return XS_VCHECK_OUTSIDE;

@@ -52,7 +52,9 @@
  *   5.9-6.0 (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too
  *   (3.9-4.3 -> 3.1-3.2 ms) with x86's byte-shuffle split
  *   (xs_x86_deinterleave32); at avx512, those less than 32 bytes past a
- *   line later 3.7-3.9 ms (xs_x86_lines: rows of two lines). Other rows
+ *   line later 3.7-3.9 ms (xs_x86_lines: rows of two lines). The line
+ *   that one row ends in and the next begins in goes out whole once
+ *   both are known (xs_held_lines_out). Other rows
  *   are staged (xs_deinterleave_held) and their lines go out whole when
  *   the move that goes on with them comes, which completes the lines they
  *   share. from_linear, 64 MB, one thread, AMD
@@ -82,9 +84,10 @@
 #define XS_T_STRIP 32
 
 /* Where an inverse interleave stages its rows (xs_deinterleave_held), or,
- * ``lined``, keeps each row's last 64 bytes (xs_vdeinterleave_lines's
- * carry, row r's at stage[k] + 64 * r; the bytes of the line the row ends
- * inside go out when the slot is taken or flushed): up to XS_HELD slots,
+ * ``lined``, keeps each row's last 64 bytes and the line across its start
+ * (xs_vdeinterleave_lines's carry, row r's at stage[k] + 64 * r and
+ * + 64 * (rows + r); bit r of ``heads`` set while that line is still to
+ * go out): up to XS_HELD slots,
  * one a move's ``rows`` (2 or 4) rows, ``step`` bytes apart in the result
  * (the same for every move of a box), taken in turn.
  * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
@@ -107,6 +110,7 @@ typedef struct {
     char *start[XS_HELD];
     char *ends[XS_HELD];            /* where the slot's row 0 goes on (NULL: free) */
     unsigned whole[XS_HELD];
+    unsigned heads[XS_HELD];        /* lined: the rows whose line across start is held */
     unsigned char after[XS_HELD];   /* the slot used after each, the time before */
     int last;                       /* the slot last used */
     int turn;                       /* the slot taken next */
@@ -222,18 +226,61 @@ static inline char *xs_held_row(xs_held *h, int k, int r) {
     return h->stage[k] + 64 + r * XS_HELD_GAP;
 }
 
+/* The held line across the start of a row that starts at ``at``, taken
+ * from its slot (NULL: none): row r + 1 of slot k, or row 0 of another. */
+static inline const char *xs_held_head_at(xs_held *h, int k, int r, const char *at) {
+    if ((h->heads[k] >> (r + 1) & 1) && h->start[k] + (r + 1) * h->step == at) {
+        h->heads[k] &= ~(1u << (r + 1));
+        return h->stage[k] + 64 * (h->rows + r + 1);
+    }
+    for (int j = 0; j < XS_HELD; j++)
+        if ((h->heads[j] & 1) && h->start[j] == at) {
+            h->heads[j] &= ~1u;
+            return h->stage[j] + 64 * h->rows;
+        }
+    return NULL;
+}
+
+/* Lined slot k out and freed: each row's bytes in the line it ends
+ * inside, from its carry, put together with the held line across the
+ * start of the row that begins there where one is held (a tile's next
+ * row, or the next move's first) and stored whole past the caches, else
+ * by memcpy; then the lines across its rows' starts still held, from
+ * their rows' starts on by memcpy. Both parts of each such line by memcpy
+ * (the line across a row's start as the row began, into a line not in
+ * cache) took 3.93-4.05 ms against 3.63-3.84 so at avx2, 3.76-3.87
+ * against 3.62-3.79 at avx512 (s8 (4,1) tiles, from_linear, 64 MB, one
+ * thread, AMD EPYC Zen 4, 4 to 34 bytes past a line, the best of 21
+ * rounds in each of two runs). */
+static inline void xs_held_lines_out(xs_held *h, int k, const int rows) {
+    for (int r = 0; r < rows; r++) {
+        char *end = h->ends[k] + r * h->step, *line = xs_line_of(end);
+        const size_t n = (size_t)(end - line);
+        const char *tail = h->stage[k] + 64 * r + 64 - n, *head = xs_held_head_at(h, k, r, end);
+        if (head) {
+            xs_vstore_line_blend_nt(line, tail, head, (int)n);
+        } else {
+            memcpy(line, tail, n);
+        }
+    }
+    for (int r = 0; r < rows; r++)
+        if (h->heads[k] >> r & 1) {
+            char *start = h->start[k] + r * h->step;
+            const size_t o = (size_t)(start - xs_line_of(start));
+            memcpy(start, h->stage[k] + 64 * (rows + r) + o, 64 - o);
+        }
+    h->heads[k] = 0;
+    h->ends[k] = NULL;
+}
+
 /* Slot k's staged rows out (``rows``: h->rows, a constant where the
  * caller knows it): whole lines non-temporal, a row's start inside a line
  * where not whole by memcpy; the line it ends inside held for what goes on
  * from its end where ``goes_on``, else by memcpy, and the slot freed. */
 static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int goes_on) {
     if (!h->ends[k]) return;
-    if (h->lined) {  /* each row's bytes in the line it ends inside, from its carry */
-        for (int r = 0; r < rows; r++) {
-            char *end = h->ends[k] + r * h->step, *line = xs_line_of(end);
-            memcpy(line, h->stage[k] + 64 * r + 64 - (end - line), (size_t)(end - line));
-        }
-        h->ends[k] = NULL;
+    if (h->lined) {
+        xs_held_lines_out(h, k, rows);
         return;
     }
     unsigned whole = 0; /* the rows whose line at ends is held after */
@@ -272,12 +319,15 @@ static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP], int6
     h->step = step;
     h->rows = rows;
     memset(h->ends, 0, sizeof h->ends);
+    memset(h->heads, 0, sizeof h->heads);
     memset(h->after, 0, sizeof h->after);
     h->last = h->turn = 0;
 }
 
+/* All slots out, the one taken longest ago first (so that a move's rows
+ * find the held lines of the moves that go on from them). */
 static inline void xs_held_flush(xs_held *h) {
-    for (int k = 0; k < XS_HELD; k++) xs_held_out(h, k, h->rows, 0);
+    for (int j = 0; j < XS_HELD; j++) xs_held_out(h, (h->turn + j) % XS_HELD, h->rows, 0);
 }
 
 /* The slot of the rows that go on at dst (-1: none). Moves go on in a
@@ -354,6 +404,10 @@ static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, in
         const int joined = k >= 0;
         if (k < 0) k = xs_held_take(h);
         xs_vdeinterleave_lines(src, dst, h->step, ni, rows, size, h->stage[k], joined);
+        if (!joined) {
+            h->start[k] = dst;
+            h->heads[k] = (1u << rows) - 1;
+        }
         h->ends[k] = dst + ni * size;
         return;
     }

@@ -384,11 +384,13 @@ static int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t
  * each row's bytes but its last o, and leaves its last 64 bytes in carry
  * (row j's at carry + 64 * j); where ``joined``, also the o bytes before
  * each row, from the last o of its 64 in carry (as the run before left
- * them). Stores past the caches only whole lines, the one across a row's
- * start only where joined (else from dst on by ordinary stores).
+ * them); else not the line across each row's start, which it leaves as
+ * joined it would have written it, in carry + 64 * (rows + j), for the
+ * caller to write. Stores only whole lines, past the caches where the
+ * level has non-temporal stores.
  * Precondition: rows 2 or 4, size 1, 2 or 4, rows * size <= 8; ni * size
  * a positive multiple of 64; dsj a multiple of 64 and at least ni * size;
- * carry's rows * 64 bytes apart from the rows. */
+ * carry's 2 * rows * 64 bytes apart from the rows. */
 static void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
                                    const int rows, const int size, char *carry,
                                    const int joined);
@@ -407,6 +409,11 @@ static void xs_vstore_lines_nt(void *dst, const void *src, int64_t n);
  * written, at a level that declines (the caller stages the line itself).
  * Precondition: dst a multiple of 64, 0 < na < 64. */
 static int xs_vstore_line_joined_nt(void *dst, const void *a, int na, const void *b);
+/* The line at dst whose first n bytes are the first n at a and the rest
+ * the last 64 - n at b, as xs_vstore_line_nt stores one, reading the 64
+ * bytes at a and at b (any alignment). Precondition: dst a multiple of
+ * 64, 0 < n < 64. */
+static void xs_vstore_line_blend_nt(void *dst, const void *a, const void *b, int n);
 /* The level's non-temporal stores before it are ordered before every
  * store after it (x86: sfence), so that another thread that sees a later
  * store sees them; nothing where the level has no such stores. */

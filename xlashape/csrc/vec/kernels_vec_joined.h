@@ -1,6 +1,7 @@
 /* xs_vinterleave_joined (kernels_vec.h) by plain stores, through the
- * level's own xs_vinterleave, and xs_vdeinterleave_lines through its
- * xs_vdeinterleave and xs_vstore_line_nt: for the levels that store no
+ * level's own xs_vinterleave, and xs_vstore_line_blend_nt and
+ * xs_vdeinterleave_lines through its xs_vdeinterleave and
+ * xs_vstore_line_nt: for the levels that store no
  * interleave past the caches (the portable level and NEON), where there
  * is no 16-byte boundary to keep to. Included by their headers after
  * those operations; not a level of its own. */
@@ -25,6 +26,13 @@ static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *
     return n;
 }
 
+static inline void xs_vstore_line_blend_nt(void *dst, const void *a, const void *b, int n) {
+    _Alignas(64) char line[64];
+    memcpy(line, a, (size_t)n);
+    memcpy(line + n, (const char *)b + n, (size_t)(64 - n));
+    xs_vstore_line_nt(dst, line);
+}
+
 /* Each row staged behind the bytes before it in its line (from carry),
  * XS_JOINED_PART bytes of it at a time, then its whole lines stored from
  * the stage; the stage's last bytes, which begin a line, begin the next
@@ -44,7 +52,7 @@ static inline void xs_vdeinterleave_lines(const char *src, char *dst, int64_t ds
         for (int j = 0; j < rows; j++) {
             char *to = dst - o + j * dsj + i * size;
             for (int64_t m = 0; m < bytes; m += 64) {
-                if (i + m == 0 && !joined) memcpy(to + o, stage[j] + o, (size_t)(64 - o));
+                if (i + m == 0 && !joined) memcpy(carry + 64 * (rows + j), stage[j], 64);
                 else xs_vstore_line_nt(to + m, stage[j] + m);
             }
             if (i + n == ni) memcpy(carry + 64 * j, stage[j] + bytes + o - 64, 64);

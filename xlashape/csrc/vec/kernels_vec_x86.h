@@ -292,7 +292,7 @@ static XS_ALWAYS_INLINE void xs_x86_line_out(char *d, __m256i *prev, __m256i c0,
  * from carry and one from the run, and the last piece is split for carry
  * alone), else 0 to 64 of those at and after. Whole lines go by two
  * 32-byte non-temporal stores, the rows' first lines, where not joined,
- * from o on by ordinary ones. */
+ * to carry. */
 static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
                                           const int rows, const int size, const int past,
                                           char *carry, const int joined) {
@@ -339,10 +339,9 @@ static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, char *dst, int64_t ds
         if (joined) {
             xs_x86_line_out(d, &prev[r], c0[r], c1[r], &h);
         } else {
-            _Alignas(32) char head[64];
-            _mm256_store_si256((__m256i *)head, xs_x86_shifted(prev[r], c0[r], &h));
-            _mm256_store_si256((__m256i *)(head + 32), xs_x86_shifted(c0[r], c1[r], &h));
-            memcpy(d + o, head + o, (size_t)(64 - o));
+            char *head = carry + 64 * (rows + r);
+            _mm256_storeu_si256((__m256i *)head, xs_x86_shifted(prev[r], c0[r], &h));
+            _mm256_storeu_si256((__m256i *)(head + 32), xs_x86_shifted(c0[r], c1[r], &h));
             prev[r] = c1[r];
         }
     }
@@ -427,6 +426,23 @@ static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
         n -= 2, d += 128, s += 128;
     }
     if (n) xs_vstore_line_nt(d, s);
+}
+
+/* 64 bytes of 0xff then 64 of 0: from 64 - n on, the mask of a line's
+ * first n bytes. */
+static const unsigned char xs_x86_first_bytes[128] = {
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+
+static inline void xs_vstore_line_blend_nt(void *dst, const void *a, const void *b, int n) {
+    const char *pa = (const char *)a, *pb = (const char *)b;
+    const unsigned char *m = xs_x86_first_bytes + 64 - n;
+    for (int q = 0; q < 64; q += 32)
+        _mm256_stream_si256((__m256i *)((char *)dst + q),
+                            _mm256_blendv_epi8(XS_X86_LOAD32(pb + q), XS_X86_LOAD32(pa + q),
+                                               XS_X86_LOAD32(m + q)));
 }
 
 #undef XS_X86_LOAD32
