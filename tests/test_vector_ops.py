@@ -799,36 +799,33 @@ def test_deinterleave(level, data):
 @given(data=st.data())
 def test_deinterleave_lines(level, data):
     """The run's rows from dst on, o = dst % 64 bytes past a line, each
-    row's last o bytes left out; joined, the o bytes before each row from
-    the last o of its 64 in the carry (out's last 2 * rows * 64 bytes,
-    whose first half begins as in's at ``frm``), where each row's last 64
-    bytes are left; not joined, each row's line across its start in the
-    carry's second half instead, as joined it would have been written."""
+    row's last o bytes left out; where the rows go on from a run whose
+    groups end at ``before`` (a place in in), the o bytes before each row
+    from the last o of that run's row; where none, o > 0, each row's first
+    64 - o bytes left out too, and its first 64 in head (out's last rows *
+    64 bytes) instead."""
     rows = data.draw(st.sampled_from([2, 4]))
     size = data.draw(st.sampled_from([s for s in (1, 2, 4) if rows * s <= 8]))
     lines = data.draw(st.integers(1, 6))
-    ni, o, joined = lines * 64 // size, data.draw(st.integers(0, 63)), data.draw(st.booleans())
+    ni, o = lines * 64 // size, size * data.draw(st.integers(0, 63 // size))
     dsj = 64 * data.draw(st.integers(lines, lines + 2))
     at = 64 * data.draw(st.integers(0, 3)) + o
     raw = random_bytes(data)
-    frm = data.draw(st.integers(0, vc.IN_BYTES - 64 * rows))
-    _, out, _, _ = run(level, "xs_vdeinterleave_lines", raw,
-                       [rows, size, dsj, ni, at, int(joined), frm])
-    carry = raw[frm:frm + 64 * rows].reshape(rows, 64)
+    before = data.draw(st.just(0) | st.integers(64 * rows, vc.IN_BYTES))
+    _, out, _, _ = run(level, "xs_vdeinterleave_lines", raw, [rows, size, dsj, ni, at, before])
     groups = raw[:rows * ni * size].view(UINT[size]).reshape(ni, rows)
     want = np.full(vc.OUT_BYTES, FILL, dtype=np.uint8)
-    kept = vc.OUT_BYTES - 128 * rows
+    head = vc.OUT_BYTES - 64 * rows
     for j in range(rows):
         row = np.frombuffer(groups[:, j].tobytes(), dtype=np.uint8)
         start = at + j * dsj
         want[start:start + row.size - o] = row[:row.size - o]
-        if joined:
-            want[start - o:start] = carry[j, 64 - o:]
-        else:
+        if before and o:
+            run_before = raw[before - 64 * rows:before].view(UINT[size]).reshape(-1, rows)
+            want[start - o:start] = np.frombuffer(run_before[:, j].tobytes(), dtype=np.uint8)[64 - o:]
+        elif o:
             want[start:start + 64 - o] = FILL
-            head = kept + 64 * (rows + j)
-            want[head:head + 64] = np.concatenate([carry[j, 64 - o:], row[:64 - o]])
-        want[kept + 64 * j:][:64] = row[-64:]
+            want[head + 64 * j:head + 64 * (j + 1)] = row[:64]
     assert np.array_equal(out, want)
 
 

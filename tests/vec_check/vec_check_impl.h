@@ -50,10 +50,9 @@
  *   xs_vdeinterleave           [0] rows, [1] size, [2] stream, [3] dsj, [4] ni, [5] byte
  *                              offset of dst in out (src = in); returns n
  *   xs_vdeinterleave_lines     [0] rows, [1] size, [2] dsj, [3] ni, [4] byte offset of
- *                              dst in out (src = in), [5] joined, [6] byte offset in in
- *                              of the carry's rows * 64 bytes, which go to out's last
- *                              2 * rows * 64 bytes (the carry it is given and leaves,
- *                              then the rows' first lines where not joined)
+ *                              dst in out (src = in), [5] byte offset in in where the
+ *                              groups of the run before end (0: none, before NULL);
+ *                              head is out's last rows * 64 bytes
  *   xs_vstore_line_nt          [0] byte offset of dst in out (a multiple of 64), [1]
  *                              byte offset of src in in
  *   xs_vstore_lines_nt         [0] byte offset of dst in out (a multiple of 64), [1]
@@ -326,19 +325,17 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
     }
     case XS_VCHECK_xs_vdeinterleave_lines: {
         const uint64_t rows = param[0], size = param[1], dsj = param[2], count = param[3],
-                       at = param[4], joined = param[5], from = param[6];
+                       at = param[4], before = param[5];
         if ((rows != 2 && rows != 4) || (size != 1 && size != 2 && size != 4) ||
             rows * size > 8 || count > XS_VCHECK_OUT || dsj > XS_VCHECK_OUT || dsj % 64 ||
             count * size % 64 || count == 0 || dsj < count * size || at > XS_VCHECK_OUT ||
-            joined > 1 ||
-            rows * count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
-            at + (rows - 1) * dsj + count * size > XS_VCHECK_OUT - 128 * rows ||
-            from > sizeof(uint64_t) * XS_VCHECK_IN - 64 * rows)
+            at % size || rows * count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
+            at + (rows - 1) * dsj + count * size > XS_VCHECK_OUT - 64 * rows ||
+            (before && (before < 64 * rows || before > sizeof(uint64_t) * XS_VCHECK_IN)))
             return XS_VCHECK_OUTSIDE;
-        char *carry = out + XS_VCHECK_OUT - 128 * rows;
-        memcpy(carry, (const char *)in + from, 64 * rows);
-        xs_vdeinterleave_lines((const char *)in, out + at, (int64_t)dsj, (int64_t)count,
-                               (int)rows, (int)size, carry, (int)joined);
+        xs_vdeinterleave_lines((const char *)in, before ? (const char *)in + before : NULL,
+                               out + at, (int64_t)dsj, (int64_t)count, (int)rows, (int)size,
+                               out + XS_VCHECK_OUT - 64 * rows);
         break;
     }
     case XS_VCHECK_xs_vstore_line_nt:

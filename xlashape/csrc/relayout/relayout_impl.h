@@ -43,18 +43,22 @@
  *   staged a line at a time, xs_deinterleave4_lines). Into rows that do
  *   not, where each row of a move is whole lines long and the rows are
  *   whole lines apart (the tilings of the bench), each row's lines are
- *   put together in registers from the move's bytes and the last 64 of
- *   the row's move before (xs_vdeinterleave_lines), kept in a slot of
- *   xs_held for the move that goes on with them. from_linear, 64 MB, one
- *   thread, AMD EPYC Zen 4, 2 to 48 bytes past a line, against the rows
- *   staged: bf16 (2,1) tiles 4.4-4.5 -> 3.2-3.8 ms at avx512 (4.6-4.8 ->
- *   3.2-3.4 at avx2), 1.06-1.24x the aligned time; s8 (4,1) tiles
- *   5.9-6.0 (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too
- *   (3.9-4.3 -> 3.1-3.2 ms) with x86's byte-shuffle split
- *   (xs_x86_deinterleave32); at avx512, those less than 32 bytes past a
- *   line later 3.7-3.9 ms (xs_x86_lines: rows of two lines). The line
- *   that one row ends in and the next begins in goes out whole once
- *   both are known (xs_held_lines_out). Other rows
+ *   split straight from the move's bytes, read as far early as the rows
+ *   are past their lines, the line across a row's start from the bytes
+ *   of the row's move before as well (xs_vdeinterleave_lines), whose end
+ *   a slot of xs_held keeps for the move that goes on with them; where
+ *   none goes before, the slot keeps the row's first 64 bytes, and the
+ *   line that one row ends in and the next begins in goes out whole once
+ *   both are known (xs_held_lines_out). from_linear, 64 MB, one thread,
+ *   AMD EPYC Zen 4, 2 to 48 bytes past a line, against the rows staged,
+ *   lines put together from pieces of the move and the move before:
+ *   bf16 (2,1) tiles 4.4-4.5 -> 3.2-3.8 ms at avx512 (4.6-4.8 -> 3.2-3.4
+ *   at avx2), 1.06-1.24x the aligned time; s8 (4,1) tiles 5.9-6.0
+ *   (6.4-6.7) -> 3.8-4.1, 1.2-1.3x an aligned time that fell too (3.9-4.3
+ *   -> 3.1-3.2 ms) with x86's byte-shuffle split (xs_x86_deinterleave32);
+ *   split straight, and the shared lines whole, s8 (4,1) tiles 3.56-3.70
+ *   ms at avx2 and 3.59-3.72 at avx512 (4 to 34 bytes past a line, the
+ *   best of 21 rounds). Other rows
  *   are staged (xs_deinterleave_held) and their lines go out whole when
  *   the move that goes on with them comes, which completes the lines they
  *   share. from_linear, 64 MB, one thread, AMD
@@ -84,10 +88,10 @@
 #define XS_T_STRIP 32
 
 /* Where an inverse interleave stages its rows (xs_deinterleave_held), or,
- * ``lined``, keeps each row's last 64 bytes and the line across its start
- * (xs_vdeinterleave_lines's carry, row r's at stage[k] + 64 * r and
- * + 64 * (rows + r); bit r of ``heads`` set while that line is still to
- * go out): up to XS_HELD slots,
+ * ``lined``, keeps where the source of each move's rows ends (``from``)
+ * and, while the line across their start is still to go out (bit r of
+ * ``heads``), row r's first 64 bytes (xs_vdeinterleave_lines's head,
+ * xs_held_head): up to XS_HELD slots,
  * one a move's ``rows`` (2 or 4) rows, ``step`` bytes apart in the result
  * (the same for every move of a box), taken in turn.
  * A slot stages its rows' bytes from ``start`` to ``ends`` (of row 0; at
@@ -110,7 +114,8 @@ typedef struct {
     char *start[XS_HELD];
     char *ends[XS_HELD];            /* where the slot's row 0 goes on (NULL: free) */
     unsigned whole[XS_HELD];
-    unsigned heads[XS_HELD];        /* lined: the rows whose line across start is held */
+    unsigned heads[XS_HELD];        /* lined: the rows whose first 64 bytes are held */
+    const char *from[XS_HELD];      /* lined: where the groups of the slot's move end */
     unsigned char after[XS_HELD];   /* the slot used after each, the time before */
     int last;                       /* the slot last used */
     int turn;                       /* the slot taken next */
@@ -226,48 +231,53 @@ static inline char *xs_held_row(xs_held *h, int k, int r) {
     return h->stage[k] + 64 + r * XS_HELD_GAP;
 }
 
-/* The held line across the start of a row that starts at ``at``, taken
- * from its slot (NULL: none): row r + 1 of slot k, or row 0 of another. */
+/* Where lined slot k holds row r's first 64 bytes (a line's room before
+ * them, which xs_vstore_line_blend_nt may read). */
+static inline char *xs_held_head(xs_held *h, int k, int r) {
+    return h->stage[k] + 64 + 64 * r;
+}
+
+/* The held first 64 bytes of a row that starts at ``at``, taken from
+ * their slot (NULL: none): row r + 1 of slot k, or row 0 of another. */
 static inline const char *xs_held_head_at(xs_held *h, int k, int r, const char *at) {
     if ((h->heads[k] >> (r + 1) & 1) && h->start[k] + (r + 1) * h->step == at) {
         h->heads[k] &= ~(1u << (r + 1));
-        return h->stage[k] + 64 * (h->rows + r + 1);
+        return xs_held_head(h, k, r + 1);
     }
     for (int j = 0; j < XS_HELD; j++)
         if ((h->heads[j] & 1) && h->start[j] == at) {
             h->heads[j] &= ~1u;
-            return h->stage[j] + 64 * h->rows;
+            return xs_held_head(h, j, 0);
         }
     return NULL;
 }
 
-/* Lined slot k out and freed: each row's bytes in the line it ends
- * inside, from its carry, put together with the held line across the
- * start of the row that begins there where one is held (a tile's next
- * row, or the next move's first) and stored whole past the caches, else
- * by memcpy; then the lines across its rows' starts still held, from
- * their rows' starts on by memcpy. Both parts of each such line by memcpy
- * (the line across a row's start as the row began, into a line not in
- * cache) took 3.93-4.05 ms against 3.63-3.84 so at avx2, 3.76-3.87
- * against 3.62-3.79 at avx512 (s8 (4,1) tiles, from_linear, 64 MB, one
- * thread, AMD EPYC Zen 4, 4 to 34 bytes past a line, the best of 21
- * rounds in each of two runs). */
-static inline void xs_held_lines_out(xs_held *h, int k, const int rows) {
+/* Lined slot k out and freed: each row's bytes in the line it ends inside
+ * (split again from the source), put together with the held first bytes
+ * of the row that begins there where they are held (a tile's next row, or
+ * the next move's first) and stored whole past the caches, else by
+ * memcpy; then the held first bytes of its rows still held, by memcpy.
+ * Both parts of each such line by memcpy (the next row's part as the row
+ * began, into a line not in cache) took 3.93-4.05 ms against 3.63-3.84
+ * so at avx2, 3.76-3.87 against 3.62-3.79 at avx512 (s8 (4,1) tiles,
+ * from_linear, 64 MB, one thread, AMD EPYC Zen 4, 4 to 34 bytes past a
+ * line, the best of 21 rounds in each of two runs, each line then put
+ * together from carried pieces). */
+static inline void xs_held_lines_out(xs_held *h, int k, const int rows, const int size) {
+    _Alignas(64) char last[5][64]; /* the rows' last 64 bytes, and room for the blend's reads */
+    if (rows == 2) xs_vdeinterleave(h->from[k] - 128, last[0], 64, 64 / size, 2, size, 0);
+    else xs_vdeinterleave(h->from[k] - 256, last[0], 64, 64 / size, 4, size, 0);
     for (int r = 0; r < rows; r++) {
         char *end = h->ends[k] + r * h->step, *line = xs_line_of(end);
-        const size_t n = (size_t)(end - line);
-        const char *tail = h->stage[k] + 64 * r + 64 - n, *head = xs_held_head_at(h, k, r, end);
-        if (head) {
-            xs_vstore_line_blend_nt(line, tail, head, (int)n);
-        } else {
-            memcpy(line, tail, n);
-        }
+        const int n = (int)(end - line);
+        const char *head = xs_held_head_at(h, k, r, end);
+        if (head) xs_vstore_line_blend_nt(line, last[r] + 64 - n, head - n, n);
+        else memcpy(line, last[r] + 64 - n, (size_t)n);
     }
     for (int r = 0; r < rows; r++)
         if (h->heads[k] >> r & 1) {
             char *start = h->start[k] + r * h->step;
-            const size_t o = (size_t)(start - xs_line_of(start));
-            memcpy(start, h->stage[k] + 64 * (rows + r) + o, 64 - o);
+            memcpy(start, xs_held_head(h, k, r), (size_t)(64 - (start - xs_line_of(start))));
         }
     h->heads[k] = 0;
     h->ends[k] = NULL;
@@ -277,10 +287,11 @@ static inline void xs_held_lines_out(xs_held *h, int k, const int rows) {
  * caller knows it): whole lines non-temporal, a row's start inside a line
  * where not whole by memcpy; the line it ends inside held for what goes on
  * from its end where ``goes_on``, else by memcpy, and the slot freed. */
-static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int goes_on) {
+static XS_ALWAYS_INLINE void xs_held_out(xs_held *h, int k, const int rows, const int size,
+                                         const int goes_on) {
     if (!h->ends[k]) return;
     if (h->lined) {
-        xs_held_lines_out(h, k, rows);
+        xs_held_lines_out(h, k, rows, size);
         return;
     }
     unsigned whole = 0; /* the rows whose line at ends is held after */
@@ -326,8 +337,8 @@ static inline void xs_held_init(xs_held *h, char (*stage)[4 * XS_HELD_GAP], int6
 
 /* All slots out, the one taken longest ago first (so that a move's rows
  * find the held lines of the moves that go on from them). */
-static inline void xs_held_flush(xs_held *h) {
-    for (int j = 0; j < XS_HELD; j++) xs_held_out(h, (h->turn + j) % XS_HELD, h->rows, 0);
+static inline void xs_held_flush(xs_held *h, const int size) {
+    for (int j = 0; j < XS_HELD; j++) xs_held_out(h, (h->turn + j) % XS_HELD, h->rows, size, 0);
 }
 
 /* The slot of the rows that go on at dst (-1: none). Moves go on in a
@@ -347,10 +358,10 @@ static inline int xs_held_at(xs_held *h, const char *dst) {
 
 /* A slot for a move's rows that go on from none: the next in turn, whose
  * staged rows go out first. */
-static inline int xs_held_take(xs_held *h) {
+static inline int xs_held_take(xs_held *h, const int size) {
     const int k = h->turn;
     h->turn = k + 1 == XS_HELD ? 0 : k + 1;
-    xs_held_out(h, k, h->rows, 0);
+    xs_held_out(h, k, h->rows, size, 0);
     h->after[h->last] = (unsigned char)k;
     h->last = k;
     h->whole[k] = 0;
@@ -401,22 +412,23 @@ static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, in
                                                   const int rows, const int size, xs_held *h) {
     int k = xs_held_at(h, dst);
     if (h->lined) {
-        const int joined = k >= 0;
-        if (k < 0) k = xs_held_take(h);
-        xs_vdeinterleave_lines(src, dst, h->step, ni, rows, size, h->stage[k], joined);
-        if (!joined) {
+        const char *before = k >= 0 ? h->from[k] : NULL;
+        if (k < 0) k = xs_held_take(h, size);
+        xs_vdeinterleave_lines(src, before, dst, h->step, ni, rows, size, xs_held_head(h, k, 0));
+        if (!before) {
             h->start[k] = dst;
             h->heads[k] = (1u << rows) - 1;
         }
         h->ends[k] = dst + ni * size;
+        h->from[k] = src + ni * rows * size;
         return;
     }
-    if (k >= 0) xs_held_out(h, k, rows, 1);
-    else k = xs_held_take(h);
+    if (k >= 0) xs_held_out(h, k, rows, size, 1);
+    else k = xs_held_take(h, size);
     char *p0 = xs_held_row(h, k, 0);
     for (int64_t i = 0; i < ni;) {
         const int64_t n = ni - i < XS_HELD_ROW / size ? ni - i : XS_HELD_ROW / size;
-        if (i > 0) xs_held_out(h, k, rows, 1);
+        if (i > 0) xs_held_out(h, k, rows, size, 1);
         const char *s = src + i * rows * size;
         const int64_t done = xs_vdeinterleave(s, p0, XS_HELD_GAP, n, rows, size, 0);
         xs_transpose_scalar(s + done * rows * size, p0 + done * size, rows, n - done, rows * size,
@@ -646,7 +658,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
 #ifdef XS_VTRANSPOSE_SIDE
     if (m->stream) {
         xs_lines_flush(w);
-        if (inverse) xs_held_flush(w->rows);
+        if (inverse) xs_held_flush(w->rows, size);
         xs_joint_flush(w);
         xs_vfence();  /* streamed stores reach memory before the caller reads it */
     }
@@ -666,7 +678,8 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
     xs_held rows;
     const int64_t ni = m->count[m->outer + 1];
-    const int lined = ni > 0 && ni * size % 64 == 0 && m->dst_step[m->outer] % 64 == 0;
+    const int lined = ni > 0 && ni * size % 64 == 0 && m->dst_step[m->outer] % 64 == 0 &&
+                      (uintptr_t)m->dst % size == 0;
     xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer], lined);
     w->rows = &rows;
     xs_range_moves(m, start, stop, size, w, 1);

@@ -47,8 +47,8 @@
  * plain C. The x86 levels share those operations' interleaves, line
  * stores and fence (kernels_vec_x86.h); the portable level and NEON, which
  * store no interleave past the caches, share a plain
- * xs_vinterleave_joined and a staged xs_vdeinterleave_lines
- * (kernels_vec_joined.h).
+ * xs_vinterleave_joined, a staged xs_vdeinterleave_lines and a memcpy
+ * xs_vstore_line_blend_nt (kernels_vec_joined.h).
  */
 #ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
 #define XLASHAPE_KERNELS_VEC_CONTRACT_H
@@ -380,20 +380,18 @@ static int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, in
 static int64_t xs_vdeinterleave(const char *src, char *dst, int64_t dsj, int64_t ni,
                                 const int rows, const int size, const int stream);
 /* The streamed xs_vdeinterleave (all ni groups) into rows that start o =
- * dst % 64 bytes past a line and go on from an earlier run's rows: writes
- * each row's bytes but its last o, and leaves its last 64 bytes in carry
- * (row j's at carry + 64 * j); where ``joined``, also the o bytes before
- * each row, from the last o of its 64 in carry (as the run before left
- * them); else not the line across each row's start, which it leaves as
- * joined it would have written it, in carry + 64 * (rows + j), for the
- * caller to write. Stores only whole lines, past the caches where the
- * level has non-temporal stores.
- * Precondition: rows 2 or 4, size 1, 2 or 4, rows * size <= 8; ni * size
- * a positive multiple of 64; dsj a multiple of 64 and at least ni * size;
- * carry's 2 * rows * 64 bytes apart from the rows. */
-static void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                   const int rows, const int size, char *carry,
-                                   const int joined);
+ * dst % 64 bytes past a line: writes each row's bytes but its last o;
+ * where ``before`` is not NULL, the rows go on from those of a run whose
+ * groups end there (at least 64 bytes of each row), and it also writes
+ * the o bytes before each row, from that run; else, where o > 0, not the
+ * row's first 64 - o bytes either, but leaves its first 64 at head + 64 *
+ * j for the caller to write. Stores only whole lines, past the caches
+ * where the level has non-temporal stores. Precondition: rows 2 or 4,
+ * size 1, 2 or 4, rows * size <= 8; ni * size a positive multiple of 64;
+ * dst a multiple of size; dsj a multiple of 64 and at least ni * size;
+ * head's rows * 64 bytes apart from the rows. */
+static void xs_vdeinterleave_lines(const char *src, const char *before, char *dst, int64_t dsj,
+                                   int64_t ni, const int rows, const int size, char *head);
 /* The 64 bytes at src (any alignment) to dst, by non-temporal stores
  * where the level has them. Precondition: dst a multiple of 64. */
 static void xs_vstore_line_nt(void *dst, const void *src);

@@ -33,30 +33,32 @@ static inline void xs_vstore_line_blend_nt(void *dst, const void *a, const void 
     xs_vstore_line_nt(dst, line);
 }
 
-/* Each row staged behind the bytes before it in its line (from carry),
- * XS_JOINED_PART bytes of it at a time, then its whole lines stored from
- * the stage; the stage's last bytes, which begin a line, begin the next
- * part's. */
+/* Each row staged behind the 64 bytes before it (split from the run
+ * before, where there is one), XS_JOINED_PART bytes of it at a time, then
+ * its whole lines stored from the stage; the stage's last o bytes, which
+ * begin a line, go before the next part's. */
 #define XS_JOINED_PART 256
 
-static inline void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                          const int rows, const int size, char *carry,
-                                          const int joined) {
+static inline void xs_vdeinterleave_lines(const char *src, const char *before, char *dst,
+                                          int64_t dsj, int64_t ni, const int rows,
+                                          const int size, char *head) {
     _Alignas(64) char stage[4][64 + XS_JOINED_PART];
     const int64_t o = (int64_t)((uintptr_t)dst & 63), per = XS_JOINED_PART / size;
-    for (int j = 0; j < rows; j++) memcpy(stage[j], carry + 64 * j + 64 - o, (size_t)o);
+    if (before)
+        xs_vdeinterleave(before - 64 * rows, stage[0], (int64_t)sizeof stage[0], 64 / size, rows,
+                         size, 0);
     for (int64_t i = 0; i < ni; i += per) {
         const int64_t n = ni - i < per ? ni - i : per, bytes = n * size;
-        xs_vdeinterleave(src + i * rows * size, stage[0] + o, (int64_t)sizeof stage[0], n, rows,
+        xs_vdeinterleave(src + i * rows * size, stage[0] + 64, (int64_t)sizeof stage[0], n, rows,
                          size, 0);
         for (int j = 0; j < rows; j++) {
             char *to = dst - o + j * dsj + i * size;
-            for (int64_t m = 0; m < bytes; m += 64) {
-                if (i + m == 0 && !joined) memcpy(carry + 64 * (rows + j), stage[j], 64);
-                else xs_vstore_line_nt(to + m, stage[j] + m);
+            const char *from = stage[j] + 64 - o;
+            for (int64_t m = 0; m + 64 - o <= bytes; m += 64) {
+                if (i + m == 0 && o && !before) memcpy(head + 64 * j, stage[j] + 64, 64);
+                else xs_vstore_line_nt(to + m, from + m);
             }
-            if (i + n == ni) memcpy(carry + 64 * j, stage[j] + bytes + o - 64, 64);
-            memcpy(stage[j], stage[j] + bytes, (size_t)o);
+            memcpy(stage[j] + 64 - o, stage[j] + 64 + bytes - o, (size_t)o);
         }
     }
 }

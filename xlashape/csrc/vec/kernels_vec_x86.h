@@ -2,8 +2,8 @@
  * the interleaves of 2 or 4 rows on 16-byte vectors and their inverses on
  * 32-byte ones (16-byte for what is left), the streamed interleave into a
  * result off a 16-byte boundary and the streamed inverse into rows off a
- * line, the store of a whole 64-byte line by non-temporal stores, and the
- * fence after them. Included by
+ * line, the store of a whole 64-byte line by non-temporal stores (or of
+ * one blended from two), and the fence after them. Included by
  * kernels_vec_avx2.h and kernels_vec_avx512.h only (after <immintrin.h>,
  * inside their level's target pragma, which has AVX2); not a level of its
  * own.
@@ -180,22 +180,18 @@ static inline __m256i xs_x86_load_lanes(const char *lo, const char *hi) {
  * bytes come out in order (vector k: pieces k and k + rows): each lane's
  * bytes grouped by row, then the groups of the rows' vectors gathered (4
  * rows: a transpose of dwords); 4-byte elements by shuffles of pairs. */
-static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows, const int size,
-                                                   __m256i *v) {
+static XS_ALWAYS_INLINE void xs_x86_deinterleave_lanes(const __m256i *lane, const int rows,
+                                                       const int size, __m256i *v) {
     if (rows == 2 && size == 4) {
-        const __m256 a = _mm256_castsi256_ps(XS_X86_LOAD32(s)),
-                     b = _mm256_castsi256_ps(XS_X86_LOAD32(s + 32));
+        const __m256 a = _mm256_castsi256_ps(lane[0]), b = _mm256_castsi256_ps(lane[1]);
         v[0] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
         v[1] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-        v[0] = _mm256_permute4x64_epi64(v[0], _MM_SHUFFLE(3, 1, 2, 0));
-        v[1] = _mm256_permute4x64_epi64(v[1], _MM_SHUFFLE(3, 1, 2, 0));
         return;
     }
     const __m256i m = _mm256_broadcastsi128_si256(
         XS_X86_LOAD(xs_x86_by_row[2 * (rows == 4) + (size == 2)]));
     __m256i g[4];
-    for (int k = 0; k < rows; k++)
-        g[k] = _mm256_shuffle_epi8(xs_x86_load_lanes(s + 16 * k, s + 16 * (k + rows)), m);
+    for (int k = 0; k < rows; k++) g[k] = _mm256_shuffle_epi8(lane[k], m);
     if (rows == 2) {
         v[0] = _mm256_unpacklo_epi64(g[0], g[1]);
         v[1] = _mm256_unpackhi_epi64(g[0], g[1]);
@@ -207,6 +203,22 @@ static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows
     v[1] = _mm256_unpackhi_epi64(t0, t2);
     v[2] = _mm256_unpacklo_epi64(t1, t3);
     v[3] = _mm256_unpackhi_epi64(t1, t3);
+}
+
+static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows, const int size,
+                                                   __m256i *v) {
+    if (rows == 2 && size == 4) {
+        const __m256 a = _mm256_castsi256_ps(XS_X86_LOAD32(s)),
+                     b = _mm256_castsi256_ps(XS_X86_LOAD32(s + 32));
+        v[0] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+        v[1] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+        v[0] = _mm256_permute4x64_epi64(v[0], _MM_SHUFFLE(3, 1, 2, 0));
+        v[1] = _mm256_permute4x64_epi64(v[1], _MM_SHUFFLE(3, 1, 2, 0));
+        return;
+    }
+    __m256i lane[4];
+    for (int k = 0; k < rows; k++) lane[k] = xs_x86_load_lanes(s + 16 * k, s + 16 * (k + rows));
+    xs_x86_deinterleave_lanes(lane, rows, size, v);
 }
 
 static inline void xs_x86_store32(char *dst, __m256i v, const int stream) {
@@ -251,124 +263,140 @@ static XS_ALWAYS_INLINE int64_t xs_vdeinterleave(const char *src, char *dst, int
     return i;
 }
 
-/* Bytes [k, k + 32) of a then b, 0 < k <= 32: the lanes [k / 16 ...) of
- * a, t (a's high lane and b's low) and b, each lane joined from two by
- * the masks of xs_x86_join at k % 16 (so k = 32 is b). */
-typedef struct {
-    __m256i lo, hi;  /* the masks, in both lanes */
-    int upper;       /* k >= 16: from t and b, else from a and t */
-} xs_x86_shift;
-
-static inline xs_x86_shift xs_x86_shift_by(int k) {
-    xs_x86_shift h;
-    h.upper = k >= 16;
-    k -= 16 * h.upper;
-    h.lo = _mm256_broadcastsi128_si256(XS_X86_LOAD(xs_x86_join_masks + k));
-    h.hi = _mm256_broadcastsi128_si256(XS_X86_LOAD(xs_x86_join_masks + 16 + k));
-    return h;
+/* Piece m (16 bytes at 16 * m) of the rows' source read s bytes early:
+ * the run whose groups end at ``before`` for its first s bytes, then this
+ * one's at src. Piece ms = s / 16, which holds the joint, is joined from
+ * the last 16 bytes of the one and the first 16 of the other, so that no
+ * byte outside the runs is read. */
+static XS_ALWAYS_INLINE __m128i xs_x86_joint_piece(const char *src, const char *before,
+                                                   const int s, const int m, const int ms) {
+    if (m < ms) return XS_X86_LOAD(before - s + 16 * m);
+    if (m > ms) return XS_X86_LOAD(src - s + 16 * m);
+    const int d = s % 16;
+    return xs_x86_join(XS_X86_LOAD(before - 16), XS_X86_LOAD(src),
+                       XS_X86_LOAD(xs_x86_join_masks + 16 - d), XS_X86_LOAD(xs_x86_join_masks + 32 - d));
 }
 
-static inline __m256i xs_x86_shifted(__m256i a, __m256i b, const xs_x86_shift *h) {
-    const __m256i t = _mm256_permute2x128_si256(a, b, 0x21);
-    const __m256i lo = h->upper ? t : a, hi = h->upper ? b : t;
-    return _mm256_or_si256(_mm256_shuffle_epi8(lo, h->lo), _mm256_shuffle_epi8(hi, h->hi));
+/* The halves of the line across the rows' start (h[0], h[1]) from the
+ * source read s = o * rows bytes early, its piece ms across the joint (a
+ * constant, so that each piece's run is known). */
+static XS_ALWAYS_INLINE void xs_x86_joint_halves(const char *src, const char *before,
+                                                 const int s, const int rows, const int size,
+                                                 const int ms, __m256i (*h)[4]) {
+    for (int q = 0; q < 2; q++) {
+        __m256i lane[4];
+        for (int k = 0; k < rows; k++) {
+            const int m = 2 * rows * q + k;
+            lane[k] = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(xs_x86_joint_piece(src, before, s, m, ms)),
+                xs_x86_joint_piece(src, before, s, m + rows, ms), 1);
+        }
+        xs_x86_deinterleave_lanes(lane, rows, size, h[q]);
+    }
 }
 
-/* Row r's line from the 32 bytes before its piece (prev[r]) and the two
- * 32-byte pieces c0[r], c1[r] that follow, the line's halves shifted by h,
- * by two non-temporal stores at d; prev[r] then c1[r]. */
-static XS_ALWAYS_INLINE void xs_x86_line_out(char *d, __m256i *prev, __m256i c0, __m256i c1,
-                                             const xs_x86_shift *h) {
-    _mm256_stream_si256((__m256i *)d, xs_x86_shifted(*prev, c0, h));
-    _mm256_stream_si256((__m256i *)(d + 32), xs_x86_shifted(c0, c1, h));
-    *prev = c1;
+/* The lines across the rows' start at line, from the run whose groups
+ * end at ``before`` and this one's at src, o bytes past the line, and
+ * where ``next``, the lines after them. */
+static XS_ALWAYS_INLINE void xs_x86_joint_out(const char *src, const char *before, char *line,
+                                              int64_t dsj, const int o, const int rows,
+                                              const int size, const int next, const int ms) {
+    __m256i h[4][4];
+    xs_x86_joint_halves(src, before, o * rows, rows, size, ms, h);
+    if (next) {
+        xs_x86_deinterleave32(src + (64 - o) * rows, rows, size, h[2]);
+        xs_x86_deinterleave32(src + (96 - o) * rows, rows, size, h[3]);
+    }
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < 2 + 2 * next; q++)
+            _mm256_stream_si256((__m256i *)(line + r * dsj + 32 * q), h[q][r]);
 }
 
-/* kernels_vec.h: a line of each row a step, put together in registers
- * from three 32-byte pieces of the row, the first the last step's (or
- * carry's), as the rows' offset in their lines (o) shifts them: bytes 32
- * to 96 of the row's 64-byte pieces before and at the line where o is 32
- * or more (``past``, a constant; the first step then takes two pieces
- * from carry and one from the run, and the last piece is split for carry
- * alone), else 0 to 64 of those at and after. Whole lines go by two
- * 32-byte non-temporal stores, the rows' first lines, where not joined,
- * to carry. */
-static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                          const int rows, const int size, const int past,
-                                          char *carry, const int joined) {
+/* xs_x86_joint_out in a case of its own for each piece that can hold the
+ * joint, so that every other piece is one load from a run known when
+ * compiled. With each piece's run chosen as the code runs, and the halves
+ * held across the choice, s8 (4,1) tiles took 4.1-4.5 ms against 3.6-3.9
+ * (from_linear, 64 MB, one thread, AMD EPYC Zen 4, both levels, 4 to 34
+ * bytes past a line, before the line across each row's start was left in
+ * head). */
+static XS_ALWAYS_INLINE void xs_x86_joint(const char *src, const char *before, char *line,
+                                          int64_t dsj, const int o, const int rows,
+                                          const int size, const int next) {
+    switch (o * rows / 16) {
+#define XS_X86_JOINT_AT(ms)                                                              \
+    case ms:                                                                             \
+        if (ms < 4 * rows) xs_x86_joint_out(src, before, line, dsj, o, rows, size, next, ms); \
+        break;
+    XS_X86_JOINT_AT(0) XS_X86_JOINT_AT(1) XS_X86_JOINT_AT(2) XS_X86_JOINT_AT(3)
+    XS_X86_JOINT_AT(4) XS_X86_JOINT_AT(5) XS_X86_JOINT_AT(6) XS_X86_JOINT_AT(7)
+    XS_X86_JOINT_AT(8) XS_X86_JOINT_AT(9) XS_X86_JOINT_AT(10) XS_X86_JOINT_AT(11)
+    XS_X86_JOINT_AT(12) XS_X86_JOINT_AT(13) XS_X86_JOINT_AT(14) XS_X86_JOINT_AT(15)
+#undef XS_X86_JOINT_AT
+    default: __builtin_unreachable();
+    }
+}
+
+/* Lines q0 to q1 - 1 of the halves h, of each row in turn, at d. */
+static XS_ALWAYS_INLINE void xs_x86_halves_out(char *d, int64_t dsj, const int rows, const int q0,
+                                               const int q1, __m256i (*h)[4]) {
+    for (int r = 0; r < rows; r++)
+        for (int q = q0; q < q1; q++) _mm256_stream_si256((__m256i *)(d + r * dsj + 32 * q), h[q][r]);
+}
+
+/* kernels_vec.h: each line of the rows split from the run where it lies
+ * (the source read o bytes of a row, o * rows of the run, before the
+ * line's), so that its two halves come out whole; the line across each
+ * row's start from the run before as well (xs_x86_joint), or left in head.
+ * Lines go two at a time, each row's two stored one after the other: one
+ * at a time, the rows' lines in turn, they took 1.1-1.2x as long (s8
+ * (4,1) tiles, from_linear, 64 MB, one thread, AMD EPYC Zen 4). Against
+ * each row's lines put together from its pieces split from the run and
+ * those of the run before (kept in a carry), each half shifted across its
+ * lanes (a lane permute, two byte shuffles and an or a store), s8 (4,1)
+ * tiles took 3.56-3.70 ms against 3.65-3.87 so at avx2 and 3.59-3.72
+ * against 3.65-3.77 at avx512 (4 to 34 bytes past a line, the best of 21
+ * rounds in each of two runs). */
+static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, const char *before, char *dst,
+                                          int64_t dsj, int64_t ni, const int rows,
+                                          const int size, char *head) {
     const int o = (int)((uintptr_t)dst & 63);
-    const xs_x86_shift h = xs_x86_shift_by(32 - o % 32);
-    const int64_t half = 32 / size;  /* elements of a piece */
+    const int64_t end = ni * size; /* of the rows' last whole line, from line */
     char *line = dst - o;
-    /* Rows of two lines (the s8 (4,1) tiles of T(8,128)), o below 32: all
-     * four pieces split first, then each row's two lines one after the
-     * other. One line of every row and then the next took 4.0-4.5 ms
-     * against 3.8-3.9 so at avx512 (from_linear, 64 MB, one thread, AMD
-     * EPYC Zen 4, 2 and 16 bytes past a line); at avx2, whose 16 registers
-     * do not hold the pieces, and with o 32 or more, the two read alike. */
-    if (ni * size == 128 && joined && !past) {
-        __m256i c[4][4];
-        for (int q = 0; q < 4; q++) xs_x86_deinterleave32(src + q * 32 * rows, rows, size, c[q]);
+    __m256i h[4][4]; /* the halves of two lines */
+    int64_t at = 0;  /* of the next line */
+    if (o && !before) {
+        xs_x86_deinterleave32(src, rows, size, h[0]);
+        xs_x86_deinterleave32(src + 32 * rows, rows, size, h[1]);
         for (int r = 0; r < rows; r++) {
-            __m256i a = XS_X86_LOAD32(carry + 64 * r + 32);
-            for (int q = 0; q < 4; q++) {
-                _mm256_stream_si256((__m256i *)(line + r * dsj + 32 * q),
-                                    xs_x86_shifted(a, c[q][r], &h));
-                a = c[q][r];
-            }
-            _mm256_storeu_si256((__m256i *)(carry + 64 * r), c[2][r]);
-            _mm256_storeu_si256((__m256i *)(carry + 64 * r + 32), c[3][r]);
+            _mm256_storeu_si256((__m256i *)(head + 64 * r), h[0][r]);
+            _mm256_storeu_si256((__m256i *)(head + 64 * r + 32), h[1][r]);
         }
-        return;
+        at = 64;
+    } else if (o && end >= 128) {
+        xs_x86_joint(src, before, line, dsj, o, rows, size, 1);
+        at = 128;
+    } else if (o) {
+        xs_x86_joint(src, before, line, dsj, o, rows, size, 0);
+        at = 64;
     }
-    __m256i prev[4], c0[4], c1[4];
-    /* the first line: pieces -2, -1 (carry) and 0, or -1 (carry), 0 and 1 */
-    if (past) {
-        xs_x86_deinterleave32(src, rows, size, c1);
-        for (int r = 0; r < rows; r++) {
-            prev[r] = XS_X86_LOAD32(carry + 64 * r);
-            c0[r] = XS_X86_LOAD32(carry + 64 * r + 32);
-        }
-    } else {
-        xs_x86_deinterleave32(src, rows, size, c0);
-        xs_x86_deinterleave32(src + 32 * rows, rows, size, c1);
-        for (int r = 0; r < rows; r++) prev[r] = XS_X86_LOAD32(carry + 64 * r + 32);
+    for (; at + 128 <= end; at += 128) {
+        for (int q = 0; q < 4; q++)
+            xs_x86_deinterleave32(src + (at + 32 * q - o) * rows, rows, size, h[q]);
+        xs_x86_halves_out(line + at, dsj, rows, 0, 4, h);
     }
-    for (int r = 0; r < rows; r++) {
-        char *d = line + r * dsj;
-        if (joined) {
-            xs_x86_line_out(d, &prev[r], c0[r], c1[r], &h);
-        } else {
-            char *head = carry + 64 * (rows + r);
-            _mm256_storeu_si256((__m256i *)head, xs_x86_shifted(prev[r], c0[r], &h));
-            _mm256_storeu_si256((__m256i *)(head + 32), xs_x86_shifted(c0[r], c1[r], &h));
-            prev[r] = c1[r];
-        }
-    }
-    for (int64_t i = 2 * half - past * half; i + 2 * half <= ni; i += 2 * half) {
-        xs_x86_deinterleave32(src + i * rows * size, rows, size, c0);
-        xs_x86_deinterleave32(src + (i + half) * rows * size, rows, size, c1);
-        for (int r = 0; r < rows; r++)
-            xs_x86_line_out(line + r * dsj + (i + past * half) * size, &prev[r], c0[r], c1[r], &h);
-    }
-    /* carry: the row's last two pieces, the last split for it alone where past */
-    if (past) xs_x86_deinterleave32(src + (ni - half) * rows * size, rows, size, c1);
-    for (int r = 0; r < rows; r++) {
-        _mm256_storeu_si256((__m256i *)(carry + 64 * r), past ? prev[r] : c0[r]);
-        _mm256_storeu_si256((__m256i *)(carry + 64 * r + 32), past ? c1[r] : prev[r]);
+    if (at < end) {
+        for (int q = 0; q < 2; q++)
+            xs_x86_deinterleave32(src + (at + 32 * q - o) * rows, rows, size, h[q]);
+        xs_x86_halves_out(line + at, dsj, rows, 0, 2, h);
     }
 }
 
-/* Each (rows, size) in a frame of its own, the rows' offset in their
- * lines below 32 or not. */
-#define XS_X86_LINES(rows, size)                                                           \
-    static XS_NOINLINE void xs_x86_lines_##rows##_##size(const char *src, char *dst,      \
-                                                          int64_t dsj, int64_t ni,          \
-                                                          char *carry, int joined) {       \
-        if (((uintptr_t)dst & 63) >= 32)                                                   \
-            xs_x86_lines(src, dst, dsj, ni, rows, size, 1, carry, joined);                 \
-        else                                                                               \
-            xs_x86_lines(src, dst, dsj, ni, rows, size, 0, carry, joined);                 \
+/* Each (rows, size) in a frame of its own. */
+#define XS_X86_LINES(rows, size)                                                             \
+    static XS_NOINLINE void xs_x86_lines_##rows##_##size(const char *src, const char *before, \
+                                                          char *dst, int64_t dsj, int64_t ni,  \
+                                                          char *head) {                        \
+        xs_x86_lines(src, before, dst, dsj, ni, rows, size, head);                           \
     }
 XS_X86_LINES(2, 1)
 XS_X86_LINES(2, 2)
@@ -377,14 +405,14 @@ XS_X86_LINES(4, 1)
 XS_X86_LINES(4, 2)
 #undef XS_X86_LINES
 
-static XS_ALWAYS_INLINE void xs_vdeinterleave_lines(const char *src, char *dst, int64_t dsj,
-                                                    int64_t ni, const int rows, const int size,
-                                                    char *carry, const int joined) {
-    if (rows == 2 && size == 1) xs_x86_lines_2_1(src, dst, dsj, ni, carry, joined);
-    else if (rows == 2 && size == 2) xs_x86_lines_2_2(src, dst, dsj, ni, carry, joined);
-    else if (rows == 2) xs_x86_lines_2_4(src, dst, dsj, ni, carry, joined);
-    else if (size == 1) xs_x86_lines_4_1(src, dst, dsj, ni, carry, joined);
-    else xs_x86_lines_4_2(src, dst, dsj, ni, carry, joined);
+static XS_ALWAYS_INLINE void xs_vdeinterleave_lines(const char *src, const char *before,
+                                                    char *dst, int64_t dsj, int64_t ni,
+                                                    const int rows, const int size, char *head) {
+    if (rows == 2 && size == 1) xs_x86_lines_2_1(src, before, dst, dsj, ni, head);
+    else if (rows == 2 && size == 2) xs_x86_lines_2_2(src, before, dst, dsj, ni, head);
+    else if (rows == 2) xs_x86_lines_2_4(src, before, dst, dsj, ni, head);
+    else if (size == 1) xs_x86_lines_4_1(src, before, dst, dsj, ni, head);
+    else xs_x86_lines_4_2(src, before, dst, dsj, ni, head);
 }
 
 /* Two 32-byte non-temporal stores. */
