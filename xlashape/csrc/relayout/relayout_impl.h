@@ -177,8 +177,9 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
  * order that runs have); a line not completed so, and the start of a run
  * inside a line, are written by memcpy. The held end stays where it is in
  * the source until the next run completes its line, which is then joined
- * from the two runs' sources (xs_vstore_line_joined_nt) or, where the
- * level declines, staged in ``held`` and loaded back. from_linear, 64 MB,
+ * from the two runs' sources (xs_vstore_line_joined_nt, or where the
+ * level declines xs_lines_blended) or else staged in ``held`` and loaded
+ * back. from_linear, 64 MB,
  * one thread, AMD EPYC Zen 4, against the held end staged as its run
  * ended: f32[4096,4096]{1,0:T(8,128)} 24 to 60 bytes past a line took
  * 10.0-11.1 ms so (8.2-8.9 aligned), joined 0.86-0.99x the aligned time
@@ -193,12 +194,31 @@ static inline void xs_lines_flush(xs_lines *w) {
     w->line = NULL;
 }
 
+/* The line joined from the held end (begun bytes at from) and the first
+ * 64 - begun bytes at src by xs_vstore_line_blend_nt, where begun is
+ * below 32 and its reads, from the held end on to src's first 64 - begun
+ * bytes, stay between the two (the held end before src): 1; else 0, with
+ * nothing written. For the levels whose xs_vstore_line_joined_nt
+ * declines (avx2): staged instead, f32[4096,4096]{1,0:T(8,128)}
+ * from_linear 4 and 16 bytes past a line took 8.3-8.9 ms against 7.2-7.5
+ * so; blended whatever begun, s8[8192,8192]{1,0:T(8,128)} 34 and 48 bytes
+ * past took 9.7-10.1 ms against 8.0-8.3 staged (64 MB, one thread, AMD
+ * EPYC Zen 4). At avx512, which joins by masked loads, the blend read
+ * alike 4 and 16 bytes past a line and 0.3-0.9 ms slower 32 and 48. */
+static inline int xs_lines_blended(char *line, const char *from, int begun, const char *src) {
+    if (begun >= 32 || from + begun > src) return 0;
+    xs_vstore_line_blend_nt(line, from, src - begun, begun);
+    return 1;
+}
+
 static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t n) {
     if (w->line && dst == w->next) {  /* goes on from the held end */
         const int begun = (int)(dst - w->line);  /* the line's bytes held */
         int64_t m = 64 - begun;
         if (m > n) m = n;
-        if (m < 64 - begun || !w->from || !xs_vstore_line_joined_nt(w->line, w->from, begun, src)) {
+        if (m < 64 - begun || !w->from ||
+            (!xs_vstore_line_joined_nt(w->line, w->from, begun, src) &&
+             !xs_lines_blended(w->line, w->from, begun, src))) {
             if (w->from) memcpy(w->held, w->from, (size_t)begun);
             w->from = NULL;
             memcpy(w->held + begun, src, (size_t)m);
