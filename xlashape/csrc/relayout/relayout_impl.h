@@ -206,7 +206,7 @@ static inline void xs_lines_flush(xs_lines *w) {
  * EPYC Zen 4). At avx512, which joins by masked loads, the blend read
  * alike 4 and 16 bytes past a line and 0.3-0.9 ms slower 32 and 48. */
 static inline int xs_lines_blended(char *line, const char *from, int begun, const char *src) {
-    if (begun >= 32 || from + begun > src) return 0;
+    if (begun >= 32 || (uintptr_t)(from + begun) > (uintptr_t)src) return 0;
     xs_vstore_line_blend_nt(line, from, src - begun, begun);
     return 1;
 }

@@ -175,11 +175,11 @@ static inline __m256i xs_x86_load_lanes(const char *lo, const char *hi) {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(XS_X86_LOAD(lo)), XS_X86_LOAD(hi), 1);
 }
 
-/* 32 bytes of each of the rows (v[0] to v[rows - 1]) split from the
- * 32 * rows bytes at s, read a 16-byte piece to a lane so that each row's
- * bytes come out in order (vector k: pieces k and k + rows): each lane's
- * bytes grouped by row, then the groups of the rows' vectors gathered (4
- * rows: a transpose of dwords); 4-byte elements by shuffles of pairs. */
+/* 32 bytes of each of the rows (v[0] to v[rows - 1]) split from 32 *
+ * rows bytes read a 16-byte piece to a lane so that each row's bytes come
+ * out in order (lane[k]: pieces k and k + rows): each lane's bytes grouped
+ * by row, then the groups of the rows' vectors gathered (4 rows: a
+ * transpose of dwords); 4-byte elements by shuffles of pairs. */
 static XS_ALWAYS_INLINE void xs_x86_deinterleave_lanes(const __m256i *lane, const int rows,
                                                        const int size, __m256i *v) {
     if (rows == 2 && size == 4) {
@@ -205,17 +205,9 @@ static XS_ALWAYS_INLINE void xs_x86_deinterleave_lanes(const __m256i *lane, cons
     v[3] = _mm256_unpackhi_epi64(t1, t3);
 }
 
+/* The same from the 32 * rows bytes at s. */
 static XS_ALWAYS_INLINE void xs_x86_deinterleave32(const char *s, const int rows, const int size,
                                                    __m256i *v) {
-    if (rows == 2 && size == 4) {
-        const __m256 a = _mm256_castsi256_ps(XS_X86_LOAD32(s)),
-                     b = _mm256_castsi256_ps(XS_X86_LOAD32(s + 32));
-        v[0] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-        v[1] = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-        v[0] = _mm256_permute4x64_epi64(v[0], _MM_SHUFFLE(3, 1, 2, 0));
-        v[1] = _mm256_permute4x64_epi64(v[1], _MM_SHUFFLE(3, 1, 2, 0));
-        return;
-    }
     __m256i lane[4];
     for (int k = 0; k < rows; k++) lane[k] = xs_x86_load_lanes(s + 16 * k, s + 16 * (k + rows));
     xs_x86_deinterleave_lanes(lane, rows, size, v);
