@@ -287,6 +287,13 @@ static XS_ALWAYS_INLINE void xs_x86_joint_halves(const char *src, const char *be
     }
 }
 
+/* The first ``halves`` halves h of each row's lines, row by row, at d. */
+static XS_ALWAYS_INLINE void xs_x86_halves_out(char *d, int64_t dsj, const int rows,
+                                               const int halves, __m256i (*h)[4]) {
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < halves; q++) _mm256_stream_si256((__m256i *)(d + r * dsj + 32 * q), h[q][r]);
+}
+
 /* The lines across the rows' start at line, from the run whose groups
  * end at ``before`` and this one's at src, o bytes past the line, and
  * where ``next``, the lines after them. */
@@ -299,9 +306,7 @@ static XS_ALWAYS_INLINE void xs_x86_joint_out(const char *src, const char *befor
         xs_x86_deinterleave32(src + (64 - o) * rows, rows, size, h[2]);
         xs_x86_deinterleave32(src + (96 - o) * rows, rows, size, h[3]);
     }
-    for (int r = 0; r < rows; r++)
-        for (int q = 0; q < 2 + 2 * next; q++)
-            _mm256_stream_si256((__m256i *)(line + r * dsj + 32 * q), h[q][r]);
+    xs_x86_halves_out(line, dsj, rows, 2 + 2 * next, h);
 }
 
 /* xs_x86_joint_out in a case of its own for each piece that can hold the
@@ -326,13 +331,6 @@ static XS_ALWAYS_INLINE void xs_x86_joint(const char *src, const char *before, c
 #undef XS_X86_JOINT_AT
     default: __builtin_unreachable();
     }
-}
-
-/* Lines q0 to q1 - 1 of the halves h, of each row in turn, at d. */
-static XS_ALWAYS_INLINE void xs_x86_halves_out(char *d, int64_t dsj, const int rows, const int q0,
-                                               const int q1, __m256i (*h)[4]) {
-    for (int r = 0; r < rows; r++)
-        for (int q = q0; q < q1; q++) _mm256_stream_si256((__m256i *)(d + r * dsj + 32 * q), h[q][r]);
 }
 
 /* kernels_vec.h: each line of the rows split from the run where it lies
@@ -374,12 +372,12 @@ static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, const char *before, c
     for (; at + 128 <= end; at += 128) {
         for (int q = 0; q < 4; q++)
             xs_x86_deinterleave32(src + (at + 32 * q - o) * rows, rows, size, h[q]);
-        xs_x86_halves_out(line + at, dsj, rows, 0, 4, h);
+        xs_x86_halves_out(line + at, dsj, rows, 4, h);
     }
     if (at < end) {
         for (int q = 0; q < 2; q++)
             xs_x86_deinterleave32(src + (at + 32 * q - o) * rows, rows, size, h[q]);
-        xs_x86_halves_out(line + at, dsj, rows, 0, 2, h);
+        xs_x86_halves_out(line + at, dsj, rows, 2, h);
     }
 }
 
