@@ -312,8 +312,8 @@ static XS_ALWAYS_INLINE void xs_x86_joint_out(const char *src, const char *befor
 /* xs_x86_joint_out in a case of its own for each piece that can hold the
  * joint, so that every other piece is one load from a run known when
  * compiled. With each piece's run chosen as the code runs, and the halves
- * held across the choice, s8 (4,1) tiles took 4.1-4.5 ms against 3.6-3.9
- * (from_linear, 64 MB, one thread, AMD EPYC Zen 4, both levels, 4 to 34
+ * held across the choice, s8 (4,1) tiles took 4.1-4.5 ms against 3.7-4.0
+ * (medians, from_linear, 64 MB, one thread, AMD EPYC Zen 4, both levels, 4 to 34
  * bytes past a line, before the line across each row's start was left in
  * head). */
 static XS_ALWAYS_INLINE void xs_x86_joint(const char *src, const char *before, char *line,
@@ -337,9 +337,11 @@ static XS_ALWAYS_INLINE void xs_x86_joint(const char *src, const char *before, c
  * (the source read o bytes of a row, o * rows of the run, before the
  * line's), so that its two halves come out whole; the line across each
  * row's start from the run before as well (xs_x86_joint), or left in head.
- * Lines go two at a time, each row's two stored one after the other: one
- * at a time, the rows' lines in turn, they took 1.1-1.2x as long (s8
- * (4,1) tiles, from_linear, 64 MB, one thread, AMD EPYC Zen 4). Against
+ * Lines go two at a time, each row's two stored one after the other: in
+ * an earlier form of this split (the joint's half staged), one at a time,
+ * the rows' lines in turn, they took 1.1-1.2x as long (s8 (4,1) tiles,
+ * from_linear, 64 MB, one thread, AMD EPYC Zen 4); this form was not
+ * timed so. Against
  * each row's lines put together from its pieces split from the run and
  * those of the run before (kept in a carry), each half shifted across its
  * lanes (a lane permute, two byte shuffles and an or a store), s8 (4,1)
