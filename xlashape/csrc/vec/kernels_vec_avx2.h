@@ -423,15 +423,22 @@ static inline void xs_avx2_small_block(const char *src, int64_t ssi, char *dst, 
  * each result line is written whole at once. In cache, the small blocks
  * alone are faster (bf16[1024,1024]{0,1} on an Intel Xeon: 0.47 of a copy
  * against 0.33 staged). The 2-byte block prefetches its rows' source lines
- * (kernels_common.h, XS_T_PREFETCH). */
+ * (kernels_common.h, XS_T_PREFETCH).
+ * The small blocks go a row of them at a time, so that each source line
+ * is done with while it is in L1: rows a power of two apart share an L1
+ * set, and 32 rows read 16 bytes at a time, a column of small blocks at a
+ * time, overflowed a 32 KiB 8-way L1 between the reads of each line. AMD
+ * EPYC Zen 3, one thread, 64 MB, medians of six processes: bf16[4096,8192]
+ * {0,1} 0.49 -> 0.66 of a copy to_linear, 0.49 -> 0.68 from_linear;
+ * f32[4096,4096]{0,1} alike (0.61 -> 0.67, 0.73 -> 0.72). */
 static inline void xs_avx2_lines_staged(const char *src, int64_t ssi, char *dst, int64_t dsj,
                                         const int size) {
     const int m = 64 / size, s = size == 8 ? 4 : 8;
     _Alignas(64) char tile[32 * 64];
     if (size == 2)
         for (int k = 0; k < m; k++) _mm_prefetch(src + k * ssi + XS_T_PREFETCH, _MM_HINT_T0);
-    for (int j = 0; j < m; j += s)
-        for (int i = 0; i < m; i += s)
+    for (int i = 0; i < m; i += s)
+        for (int j = 0; j < m; j += s)
             xs_avx2_small_block(src + i * ssi + j * size, ssi, tile + j * 64 + i * size, 64, size);
     for (int r = 0; r < m; r++) xs_vstore_line_nt(dst + r * dsj, tile + r * 64);
 }
