@@ -490,9 +490,10 @@ def test_unravel_names_the_first_bad_row_at_vector_and_block_edges(level, rank, 
 
 @pytest.mark.parametrize("rank", [1, 2, 3, 4])
 def test_unravel_into_32_bit_rows_matches_numpy_and_names_the_first_bad_row(level, rank):
-    # C-contiguous 32-bit rows come straight from the vector registers at
-    # the AVX2 level (ranks 1, 2 and 4, every order); the others, and
-    # columns, narrow an int64 block
+    # C-contiguous 32-bit rows (ranks 1, 2 and 4, every order) and
+    # contiguous 32-bit columns (ranks 2 to 4) come straight from the
+    # vector registers at the vector levels; the others narrow an int64
+    # block
     rng = np.random.default_rng(rank + 300)
     for name, shape in vector_shapes(rank):
         offsets = rng.integers(0, shape.buffer_size, VECTOR_N)
@@ -504,7 +505,7 @@ def test_unravel_into_32_bit_rows_matches_numpy_and_names_the_first_bad_row(leve
             got = xs.unravel(offsets.astype(linear), shape, dtype=result)
             assert got.dtype == result and got.flags.c_contiguous
             np.testing.assert_array_equal(got, expected, err_msg=f"{name} {shape.layout} {linear}")
-            columns = np.full((rank, len(offsets)), 7, dtype=result).T  # narrowed a column at a time
+            columns = np.full((rank, len(offsets)), 7, dtype=result).T
             xs.unravel(offsets.astype(linear), shape, out=columns)
             np.testing.assert_array_equal(columns, expected, err_msg=f"{name} {shape.layout} {linear}")
         for row, value in itertools.product((0, 3, 4, len(offsets) - 1), outside):

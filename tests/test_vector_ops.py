@@ -1003,7 +1003,10 @@ def test_unravel_rows_loops(level, shape, data):
 
 @pytest.mark.parametrize("level", [name for name in PORTABLE if "xs_vstore_rows32" in vc.LEVELS[name]["optional"]])
 @given(shape=kernel_shapes(), data=st.data())
-def test_unravel_rows32_loops(level, shape, data):
+def test_unravel32_loops(level, shape, data):
+    """xs_unravel32 into C-contiguous uint32 rows (ranks 1, 2 and 4) or
+    contiguous columns (ranks 2 to 4), against NumPy; no item outside the
+    rows asked for written; a bad offset flagged."""
     assume(max(shape.padded_dimensions) < 2**31)
     count = data.draw(st.integers(0, 600))
     rows = valid_rows(shape, data, count)
@@ -1011,19 +1014,27 @@ def test_unravel_rows32_loops(level, shape, data):
     start, stop = region(data, count)
     store, shift = data.draw(st.sampled_from(STORES)), data.draw(st.integers(0, 16))
     flat, whole = sentinel_out(np.uint32, count * shape.rank, shift)
-    out = flat.reshape(count, shape.rank)
-    done, bad = vc.unravel_rows32(level, shape._plan, offsets, out, start, stop, store)
+    columns = shape.rank > 1 and count > 1 and data.draw(st.booleans())  # else they are rows
+    out = flat.reshape(shape.rank, count).T if columns else flat.reshape(count, shape.rank)
+    done, bad = vc.unravel32(level, shape._plan, offsets, out, start, stop, store)
     plan = shape._plan
-    takes = shape.rank in (1, 2, 4) and (plan.size <= 2**50 or all(
-        w & (w - 1) == 0 for w in shape.padded_dimensions))
+    divides = plan.size <= 2**50 or all(w & (w - 1) == 0 for w in shape.padded_dimensions)
+    takes = divides and shape.rank in ((2, 3, 4) if columns else (1, 2, 4))
     assert done == (stop if takes else start)
     if takes:
         assert not bad
         assert np.array_equal(out[start:stop], rows[start:stop])
-        assert sentinel_kept(whole, flat, start, stop, shape.rank)
+        if columns:
+            kept = whole.copy()
+            first = shift
+            for d in range(shape.rank):
+                kept[first + d * count + start:first + d * count + stop] = sentinel(np.uint32)
+            assert np.all(kept == sentinel(np.uint32))
+        else:
+            assert sentinel_kept(whole, flat, start, stop, shape.rank)
         if stop > start:
             wrong = bad_offset(shape, offsets, data, start, stop)
-            assert vc.unravel_rows32(level, shape._plan, wrong, out, start, stop, store)[1]
+            assert vc.unravel32(level, shape._plan, wrong, out, start, stop, store)[1]
 
 
 # Fixed cases that take each vector path of the loops, whatever hypothesis

@@ -45,15 +45,15 @@ cdef extern from "vec_check.h" nogil:
     ctypedef uint64_t (*xs_vcheck_unravel_rows_fn)(const xs_plan*, const void*, int64_t*,
                                                    Py_ssize_t, Py_ssize_t, Py_ssize_t,
                                                    Py_ssize_t, int)
-    ctypedef Py_ssize_t (*xs_vcheck_unravel_rows32_fn)(const xs_plan*, const void*, uint32_t*,
-                                                       Py_ssize_t, Py_ssize_t, int, uint64_t*)
+    ctypedef Py_ssize_t (*xs_vcheck_unravel32_fn)(const xs_plan*, const void*, uint32_t*, Py_ssize_t,
+                                                  Py_ssize_t, Py_ssize_t, int, uint64_t*)
 
     ctypedef struct xs_vcheck_kernels:
         xs_vcheck_ravel_rows_fn ravel_rows[2]
         xs_vcheck_ravel_cols_fn ravel_cols[2]
         xs_vcheck_ravel_cols32_fn ravel_cols32[2]
         xs_vcheck_unravel_rows_fn unravel_rows[2]
-        xs_vcheck_unravel_rows32_fn unravel_rows32[2]
+        xs_vcheck_unravel32_fn unravel32[2]
 
     ctypedef struct xs_vcheck_level:
         const char* name
@@ -273,24 +273,31 @@ def unravel_rows(str level, LayoutPlan plan, cnp.ndarray linear, cnp.ndarray out
                                       out.strides[1] // 8, start, stop, store) != 0
 
 
-def unravel_rows32(str level, LayoutPlan plan, cnp.ndarray linear, cnp.ndarray out,
-                   Py_ssize_t start, Py_ssize_t stop, int store=0):
-    """xs_unravel_rows32 of the contiguous int32/int64 ``linear`` into the
-    C-contiguous (N, rank) uint32 ``out``; returns ``(done, bad)``: the
-    first row not done (``start`` for a plan the kernel does not take) and
-    whether some offset is bad. LookupError at a level without it."""
+def unravel32(str level, LayoutPlan plan, cnp.ndarray linear, cnp.ndarray out,
+              Py_ssize_t start, Py_ssize_t stop, int store=0):
+    """xs_unravel32 of the contiguous int32/int64 ``linear`` into the
+    (N, rank) uint32 ``out``: C-contiguous rows, or the transpose of a
+    C-contiguous (rank, N) array (its columns then ``N`` items apart);
+    returns ``(done, bad)``: the first row not done (``start`` for a plan
+    the kernel does not take) and whether some offset is bad. LookupError
+    at a level without it."""
     cdef const xs_vcheck_level* lv = _kernels(level)
     cdef int t = _dtype_index(linear, "linear")
     cdef uint64_t bad = 0
-    if lv.kernels.unravel_rows32[t] == NULL:
-        raise LookupError(f"the level {level!r} has no xs_unravel_rows32")
+    cdef Py_ssize_t step = 0
+    if lv.kernels.unravel32[t] == NULL:
+        raise LookupError(f"the level {level!r} has no xs_unravel32")
     if linear.ndim != 1 or not linear.flags.c_contiguous:
         raise ValueError("linear: a contiguous 1-D array")
     if out.ndim != 2 or out.shape[1] != plan.rank:
         raise ValueError(f"out: (N, {plan.rank}), got {np.shape(out)}")
     _check_range(start, stop, linear.shape[0])
-    _check_out(out, np.uint32, stop * plan.rank)
-    cdef Py_ssize_t done = lv.kernels.unravel_rows32[t](
-        &plan.c, cnp.PyArray_DATA(linear), <uint32_t*> cnp.PyArray_DATA(out), start, stop, store,
-        &bad)
+    if out.flags.c_contiguous:
+        _check_out(out, np.uint32, stop * plan.rank)
+    else:
+        _check_out(out.T, np.uint32, plan.rank * stop)
+        step = out.strides[1] // 4
+    cdef Py_ssize_t done = lv.kernels.unravel32[t](
+        &plan.c, cnp.PyArray_DATA(linear), <uint32_t*> cnp.PyArray_DATA(out), step, start, stop,
+        store, &bad)
     return done, bad != 0

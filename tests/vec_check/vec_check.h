@@ -66,18 +66,18 @@ typedef uint64_t (*xs_vcheck_ravel_cols32_fn)(const xs_plan *, const char *const
                                               ptrdiff_t, ptrdiff_t, int, int);
 typedef uint64_t (*xs_vcheck_unravel_rows_fn)(const xs_plan *, const void *, int64_t *,
                                               ptrdiff_t, ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
-typedef ptrdiff_t (*xs_vcheck_unravel_rows32_fn)(const xs_plan *, const void *, uint32_t *,
-                                                 ptrdiff_t, ptrdiff_t, int, uint64_t *);
+typedef ptrdiff_t (*xs_vcheck_unravel32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
+                                            ptrdiff_t, ptrdiff_t, int, uint64_t *);
 
 /* The kernels of one portable level (index 0: int32, 1: int64); NULL at
- * the others, and unravel_rows32 where the level has no
+ * the others, and unravel32 where the level has no
  * XS_VSTORE_ROWS32. */
 typedef struct {
     xs_vcheck_ravel_rows_fn ravel_rows[2];
     xs_vcheck_ravel_cols_fn ravel_cols[2];
     xs_vcheck_ravel_cols32_fn ravel_cols32[2];
     xs_vcheck_unravel_rows_fn unravel_rows[2];
-    xs_vcheck_unravel_rows32_fn unravel_rows32[2];
+    xs_vcheck_unravel32_fn unravel32[2];
 } xs_vcheck_kernels;
 
 /* One level: its name, whether this CPU runs it, what it is, one

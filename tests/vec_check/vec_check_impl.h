@@ -421,8 +421,8 @@ const xs_vcheck_level XS_VCHECK_CAT(xs_vcheck, XS_VCHECK_LEVEL) = {
         .unravel_rows = {(xs_vcheck_unravel_rows_fn)XS_VCHECK_KFN(xs_unravel_rows, i32),
                          (xs_vcheck_unravel_rows_fn)XS_VCHECK_KFN(xs_unravel_rows, i64)},
 #ifdef XS_VSTORE_ROWS32
-        .unravel_rows32 = {(xs_vcheck_unravel_rows32_fn)XS_VCHECK_KFN(xs_unravel_rows32, i32),
-                           (xs_vcheck_unravel_rows32_fn)XS_VCHECK_KFN(xs_unravel_rows32, i64)},
+        .unravel32 = {(xs_vcheck_unravel32_fn)XS_VCHECK_KFN(xs_unravel32, i32),
+                      (xs_vcheck_unravel32_fn)XS_VCHECK_KFN(xs_unravel32, i64)},
 #endif
     },
 #endif

@@ -194,22 +194,29 @@ static ptrdiff_t ravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop)
     return -1;
 }
 
-/* Unravel into 32-bit indices: each block of offsets is unravelled into
- * C-contiguous int64 rows, then narrowed into the result's strides. */
+/* Unravel into 32-bit indices: C-contiguous rows and contiguous columns
+ * (the transpose of a (rank, N) result) straight from the level's kernel
+ * where it takes the plan; otherwise each block of offsets is unravelled
+ * into int64, then narrowed into the result's strides. */
 static ptrdiff_t unravel_chunk32(const void *arg, ptrdiff_t start, ptrdiff_t stop) {
     const xs_job *job = arg;
     const int rank = job->plan->rank;
-    xs_unravel_rows32_fn direct = job->tiled ? NULL : xs_active_kernels()->unravel32[job->linear_dtype];
+    xs_unravel32_fn direct = job->tiled ? NULL : xs_active_kernels()->unravel32[job->linear_dtype];
     if (direct != NULL && job->linear_step == xs_dtype_size(job->linear_dtype) &&
-        job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank &&
-        ((uintptr_t)job->rows_out & 3) == 0) {  /* C-contiguous rows, straight from the kernel */
+        ((uintptr_t)job->rows_out & 3) == 0) {
         uint32_t *out = (uint32_t *)(void *)job->rows_out;
-        const ptrdiff_t head = line_start(out, job->out_step0, start, stop, job->store);
         uint64_t bad = 0;
         /* each returns its start where the kernel does not take the plan */
-        if (direct(job->plan, job->linear, out, start, head, job->store, &bad) == head &&
-            direct(job->plan, job->linear, out, head, stop, job->store, &bad) == stop)
-            return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+        if (job->out_step1 == 4 && job->out_step0 == 4 * (ptrdiff_t)rank) {  /* C-contiguous rows */
+            const ptrdiff_t head = line_start(out, job->out_step0, start, stop, job->store);
+            if (direct(job->plan, job->linear, out, 0, start, head, job->store, &bad) == head &&
+                direct(job->plan, job->linear, out, 0, head, stop, job->store, &bad) == stop)
+                return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+        } else if (job->out_step0 == 4 && job->out_step1 % 4 == 0 && job->out_step1 != 0) {
+            if (direct(job->plan, job->linear, out, job->out_step1 / 4, start, stop, job->store,
+                       &bad) == stop)
+                return bad ? xs_unravel_first_bad(job, start, stop) : -1;
+        }
     }
     int64_t stack[XS_NARROW_ITEMS];
     const ptrdiff_t rows = rank == 0 ? XS_NARROW_ITEMS : rank > XS_NARROW_ITEMS ? 1 : XS_NARROW_ITEMS / rank;

@@ -24,12 +24,13 @@ typedef uint64_t (*xs_ravel_cols_fn)(const xs_plan *, const char *const *, int64
 typedef uint64_t (*xs_ravel_cols32_fn)(const xs_plan *, const char *const *, uint32_t *,
                                        ptrdiff_t, ptrdiff_t, int, int);
 /* Unravel of contiguous offsets of one dtype into int64 rows (steps in
- * items), and straight into C-contiguous 32-bit rows (returns the first
- * row not done; the bad flag goes to the pointer). */
+ * items), and straight into a 32-bit result: C-contiguous rows (step 0)
+ * or contiguous columns step items apart (returns the first row not done;
+ * the bad flag goes to the pointer). */
 typedef uint64_t (*xs_unravel_rows_fn)(const xs_plan *, const void *, int64_t *, ptrdiff_t,
                                        ptrdiff_t, ptrdiff_t, ptrdiff_t, int);
-typedef ptrdiff_t (*xs_unravel_rows32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
-                                          ptrdiff_t, int, uint64_t *);
+typedef ptrdiff_t (*xs_unravel32_fn)(const xs_plan *, const void *, uint32_t *, ptrdiff_t,
+                                     ptrdiff_t, ptrdiff_t, int, uint64_t *);
 /* Ravel of any columns, dtypes, strides and modes (kernels_columns.h). */
 typedef uint64_t (*xs_ravel_columns_fn)(const xs_job *, ptrdiff_t, ptrdiff_t);
 /* The bench's in-cache limit (kernels_traffic.h). */
@@ -43,7 +44,7 @@ typedef struct {
     xs_ravel_cols_fn ravel_cols[XS_NDTYPES];
     xs_ravel_cols32_fn ravel_cols32[XS_NDTYPES];
     xs_unravel_rows_fn unravel[XS_NDTYPES];     /* NULL: the general kernel */
-    xs_unravel_rows32_fn unravel32[XS_NDTYPES]; /* NULL: by int64 blocks */
+    xs_unravel32_fn unravel32[XS_NDTYPES];     /* NULL: by int64 blocks */
     xs_ravel_columns_fn columns;
     xs_traffic_fn traffic;
     const xs_tiled_kernels *tiled_i32, *tiled_i64;  /* tiled.h's block kernels */

@@ -17,7 +17,7 @@
 #define XS_UNRAVEL32_OF_0_0(tn) NULL
 #define XS_UNRAVEL32_OF_0_1(tn) NULL
 #define XS_UNRAVEL32_OF_1_0(tn) NULL
-#define XS_UNRAVEL32_OF_1_1(tn) (xs_unravel_rows32_fn)XS_TABLE_FN(xs_unravel_rows32, tn)
+#define XS_UNRAVEL32_OF_1_1(tn) (xs_unravel32_fn)XS_TABLE_FN(xs_unravel32, tn)
 #define XS_RAVEL_ENTRY(CODE, tn, T, unravel, vloads) \
     [XS_##CODE] = (xs_ravel_rows_fn)XS_TABLE_FN(xs_ravel_rows, tn),
 #define XS_COLS_ENTRY(CODE, tn, T, unravel, vloads) [XS_##CODE] = XS_TABLE_FN(xs_ravel_cols, tn),
