@@ -7,8 +7,9 @@
 #
 # What it does, each step skipped where its result is already there (so a
 # second run starts at the tests):
-# 1. Installs Debian's cross compiler (gcc-aarch64-linux-gnu) and user-mode
-#    emulator (qemu-user) where they are missing (as root, by apt-get).
+# 1. Installs Debian's cross compiler (gcc-aarch64-linux-gnu), its C library
+#    headers (libc6-dev-arm64-cross) and user-mode emulator (qemu-user) where
+#    they are missing (as root, by apt-get).
 # 2. Downloads Debian's arm64 packages of Python 3.11 and its headers
 #    (libpython3.11-dev), with everything they depend on, through apt with
 #    a state of its own (the machine's own sources; its list of
@@ -63,17 +64,21 @@ TESTS=(
 
 step() { printf '\n== %s\n' "$*"; }
 
-# -- 1. the cross compiler and the emulator --------------------------------
-if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
-    step "installing gcc-aarch64-linux-gnu and qemu-user"
+# -- 1. the cross compiler, its C library headers and the emulator -----------
+# (libc6-dev-arm64-cross is only a recommendation of the compiler's package:
+# without it, the compiler would find this machine's own headers instead.)
+if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null ||
+        [ ! -f /usr/aarch64-linux-gnu/include/stdlib.h ]; then
+    step "installing gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user"
     if [ "$(id -u)" != 0 ]; then
-        echo "run as root, or install gcc-aarch64-linux-gnu and qemu-user first" >&2
+        echo "run as root, or install gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user first" >&2
         exit 1
     fi
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q --no-install-recommends gcc-aarch64-linux-gnu qemu-user >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends \
-                 gcc-aarch64-linux-gnu qemu-user >/dev/null; }
+    PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+    apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" >/dev/null \
+        || { apt-get update -q >/dev/null &&
+             apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" >/dev/null; }
 fi
 
 # -- 2. Debian's arm64 Python, unpacked into a root of its own ---------------
