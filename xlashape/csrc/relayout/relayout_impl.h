@@ -195,18 +195,25 @@ static inline void xs_lines_flush(xs_lines *w) {
 }
 
 /* The line joined from the held end (begun bytes at from) and the first
- * 64 - begun bytes at src by xs_vstore_line_blend_nt, where begun is
- * below 32 and its reads, from the held end on to src's first 64 - begun
- * bytes, stay between the two (the held end before src): 1; else 0, with
- * nothing written. For the levels whose xs_vstore_line_joined_nt
+ * 64 - begun bytes at src (of a run of n bytes) by
+ * xs_vstore_line_blend_nt, where begun is below 32 or the run at least
+ * 512 bytes, and its reads, from the held end on to src's first 64 -
+ * begun bytes, stay between the two (the held end before src): 1; else 0,
+ * with nothing written. For the levels whose xs_vstore_line_joined_nt
  * declines (avx2): staged instead, f32[4096,4096]{1,0:T(8,128)}
  * from_linear 4 and 16 bytes past a line took 8.3-8.9 ms against 7.2-7.5
- * so; blended whatever begun, s8[8192,8192]{1,0:T(8,128)} 34 and 48 bytes
- * past took 9.7-10.1 ms against 8.0-8.3 staged (64 MB, one thread, AMD
- * EPYC Zen 4). At avx512, which joins by masked loads, the blend read
- * alike 4 and 16 bytes past a line and 0.3-0.9 ms slower 32 and 48. */
-static inline int xs_lines_blended(char *line, const char *from, int begun, const char *src) {
-    if (begun >= 32 || (uintptr_t)(from + begun) > (uintptr_t)src) return 0;
+ * so (64 MB, one thread, AMD EPYC Zen 4), and on an AMD EPYC Zen 3 32
+ * and 48 bytes past a line 1.19-1.70x the aligned time against 0.98-1.10
+ * so (f64 tiles, 1 KiB runs, alike either way). Shorter runs with begun
+ * from 32 lose by it: s8[8192,8192]{1,0:T(8,128)} (128-byte runs) 34 and
+ * 48 bytes past took 9.7-10.1 ms against 8.0-8.3 staged on the Zen 4,
+ * 14.7-22.6 against 13.1-13.5 on the Zen 3, and bf16[4096,8192]
+ * {1,0:T(8,128)} (256-byte runs) read alike. At avx512, which joins by
+ * masked loads, the blend read alike 4 and 16 bytes past a line and
+ * 0.3-0.9 ms slower 32 and 48 (f32, Zen 4). */
+static inline int xs_lines_blended(char *line, const char *from, int begun, const char *src,
+                                   int64_t n) {
+    if ((begun >= 32 && n < 512) || (uintptr_t)(from + begun) > (uintptr_t)src) return 0;
     xs_vstore_line_blend_nt(line, from, src - begun, begun);
     return 1;
 }
@@ -218,7 +225,7 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
         if (m > n) m = n;
         if (m < 64 - begun || !w->from ||
             (!xs_vstore_line_joined_nt(w->line, w->from, begun, src) &&
-             !xs_lines_blended(w->line, w->from, begun, src))) {
+             !xs_lines_blended(w->line, w->from, begun, src, n))) {
             if (w->from) memcpy(w->held, w->from, (size_t)begun);
             w->from = NULL;
             memcpy(w->held + begun, src, (size_t)m);
