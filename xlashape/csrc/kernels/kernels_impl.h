@@ -627,8 +627,9 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_stored)(
                      : XS_FN(xs_unravel_vector)(p, linear, NULL, out, s0, s1, start, stop, R, 0, 1, 0, store);
 }
 
-/* Rows compiled for plain stores too, as xs_ravel_rows_rank's loops;
- * columns stored plainly. */
+/* C-contiguous rows, compiled for plain stores too, as
+ * xs_ravel_rows_rank's loops (columns are stored plainly only:
+ * XS_UNRAVEL32_COLUMNS below). */
 static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_rows)(
         const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t start, ptrdiff_t stop,
         int store, const int R) {

@@ -203,12 +203,13 @@ static inline void xs_lines_flush(xs_lines *w) {
  * declines (avx2): staged instead, f32[4096,4096]{1,0:T(8,128)}
  * from_linear 4 and 16 bytes past a line took 8.3-8.9 ms against 7.2-7.5
  * so (64 MB, one thread, AMD EPYC Zen 4), and on an AMD EPYC Zen 3 32
- * and 48 bytes past a line 1.19-1.70x the aligned time against 0.98-1.10
- * so (f64 tiles, 1 KiB runs, alike either way). Shorter runs with begun
- * from 32 lose by it: s8[8192,8192]{1,0:T(8,128)} (128-byte runs) 34 and
- * 48 bytes past took 9.7-10.1 ms against 8.0-8.3 staged on the Zen 4,
- * 14.7-22.6 against 13.1-13.5 on the Zen 3, and bf16[4096,8192]
- * {1,0:T(8,128)} (256-byte runs) read alike. At avx512, which joins by
+ * and 48 bytes past a line 1.07-1.60x the aligned time against 1.03-1.17
+ * so, plain and padded (f64 tiles, 1 KiB runs, alike either way). Shorter
+ * runs with begun from 32 lose by it: s8[8192,8192]{1,0:T(8,128)}
+ * (128-byte runs) 34 and 48 bytes past took 9.7-10.1 ms against 8.0-8.3
+ * staged on the Zen 4 (and 14.7-22.6 against 13.1-13.5 on the Zen 3, in
+ * a noisy hour), and bf16[4096,8192]{1,0:T(8,128)} (256-byte runs) read
+ * alike on the Zen 3. At avx512, which joins by
  * masked loads, the blend read alike 4 and 16 bytes past a line and
  * 0.3-0.9 ms slower 32 and 48 (f32, Zen 4). */
 static inline int xs_lines_blended(char *line, const char *from, int begun, const char *src,
