@@ -45,8 +45,9 @@ cdef extern from "vec_check.h" nogil:
     ctypedef uint64_t (*xs_vcheck_unravel_rows_fn)(const xs_plan*, const void*, int64_t*,
                                                    Py_ssize_t, Py_ssize_t, Py_ssize_t,
                                                    Py_ssize_t, int)
-    ctypedef Py_ssize_t (*xs_vcheck_unravel32_fn)(const xs_plan*, const void*, uint32_t*, Py_ssize_t,
-                                                  Py_ssize_t, Py_ssize_t, int, uint64_t*)
+    ctypedef Py_ssize_t (*xs_vcheck_unravel32_fn)(const xs_plan*, const void*, uint32_t*,
+                                                  Py_ssize_t, Py_ssize_t, Py_ssize_t, int,
+                                                  uint64_t*)
 
     ctypedef struct xs_vcheck_kernels:
         xs_vcheck_ravel_rows_fn ravel_rows[2]
