@@ -516,6 +516,20 @@ def test_unravel_into_32_bit_rows_matches_numpy_and_names_the_first_bad_row(leve
                     xs.unravel(bad.astype(np.int32), shape, dtype=np.int32, out=out)
 
 
+@pytest.mark.parametrize("dims", [(5, 7), (3, 5, 7), (64, 128, 256, 32), (101, 37, 23, 13)])
+def test_unravel_into_short_32_bit_columns_matches_numpy(level, dims):
+    # Fewer rows than a vector: the kernel's scalar tail writes them, a
+    # one-row result then being columns one item apart
+    rng = np.random.default_rng(len(dims))
+    shape = xs.Shape("f32", dims)
+    for n in range(1, 10):
+        offsets = rng.integers(0, shape.buffer_size, n)
+        for result in (np.int32, np.uint32):
+            columns = np.full((len(dims), n), 7, dtype=result).T
+            xs.unravel(offsets.astype(np.int32), shape, out=columns)
+            np.testing.assert_array_equal(columns, np.stack(np.unravel_index(offsets, dims), axis=1))
+
+
 @pytest.mark.parametrize("widths", [(3, 2**50 // 3), (2**25 + 1, 2**25 - 1), (1, 2**50), (7, 3, 2**50 // 21),
                                     (2**50 - 1,), (5, 2**48 + 1), (2**50 + 1,),
                                     (49, 103, 2**50 // (49 * 103))])
