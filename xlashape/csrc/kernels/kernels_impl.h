@@ -645,13 +645,19 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel32_rows)(
 ptrdiff_t XS_FN(xs_unravel32)(const xs_plan *p, const XS_T *linear, uint32_t *out, ptrdiff_t step,
                               ptrdiff_t start, ptrdiff_t stop, int store, uint64_t *bad) {
     if (!(p->pow2 || p->size <= XS_FLOOR_DIV_LIMIT)) return start;
-    switch (step ? -p->rank : p->rank) {  /* the ranks of xs_vstore_rows32, or of columns */
+    if (step) {
+        switch (p->rank) {  /* columns */
+        case 2: *bad |= XS_UNRAVEL32_COLUMNS(2); break;
+        case 3: *bad |= XS_UNRAVEL32_COLUMNS(3); break;
+        case 4: *bad |= XS_UNRAVEL32_COLUMNS(4); break;
+        default: return start;
+        }
+        return stop;
+    }
+    switch (p->rank) {  /* rows: the ranks of xs_vstore_rows32 */
     case 1: *bad |= XS_FN(xs_unravel32_rows)(p, linear, out, start, stop, store, 1); break;
     case 2: *bad |= XS_FN(xs_unravel32_rows)(p, linear, out, start, stop, store, 2); break;
     case 4: *bad |= XS_FN(xs_unravel32_rows)(p, linear, out, start, stop, store, 4); break;
-    case -2: *bad |= XS_UNRAVEL32_COLUMNS(2); break;
-    case -3: *bad |= XS_UNRAVEL32_COLUMNS(3); break;
-    case -4: *bad |= XS_UNRAVEL32_COLUMNS(4); break;
     default: return start;
     }
     return stop;
