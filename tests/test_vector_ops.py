@@ -1026,9 +1026,8 @@ def test_unravel32_loops(level, shape, data):
         assert np.array_equal(out[start:stop], rows[start:stop])
         if columns:
             kept = whole.copy()
-            first = shift
             for d in range(shape.rank):
-                kept[first + d * count + start:first + d * count + stop] = sentinel(np.uint32)
+                kept[shift + d * count + start:shift + d * count + stop] = sentinel(np.uint32)
             assert np.all(kept == sentinel(np.uint32))
         else:
             assert sentinel_kept(whole, flat, start, stop, shape.rank)
