@@ -269,9 +269,13 @@ def test_streamed_outputs(level, text):
 # elements of each row peeled off, then whole-line micro-blocks; the
 # counts along both sides leave remainders past the micro-blocks.
 LINE_ROWS = ("bf16[96,77]{0,1}", "f32[48,37]{0,1}", "f64[24,45]{0,1}", "f32[16,5,7,48]{0,1,2,3}")
+# Reversed axes of more than two strips of result rows each way, each
+# stripped along the axes between (xs_sweep): the first strip takes the
+# peeled rows as well, and the last is short.
+SWEPT = ("bf16[80,2,5,96]{0,1,2,3}", "f32[40,2,5,48]{0,1,2,3}", "f64[20,2,5,24]{0,1,2,3}")
 
 
-@pytest.mark.parametrize("text", LINE_ROWS)
+@pytest.mark.parametrize("text", LINE_ROWS + SWEPT)
 def test_streamed_transposes_at_every_alignment(level, text):
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
@@ -376,7 +380,7 @@ FROM_TILED = (*TILED_ROWS, "s8[20,300]{1,0:T(4,128)(4,1)}", "bf16[12,260]{1,0:T(
 
 
 @pytest.mark.parametrize("stream", [True, False])
-@pytest.mark.parametrize("text", FROM_TILED)
+@pytest.mark.parametrize("text", FROM_TILED + SWEPT)
 def test_from_linear_into_out_at_every_alignment(level, text, stream):
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))

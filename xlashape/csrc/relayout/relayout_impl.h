@@ -17,10 +17,17 @@
  * - Streamed (at a vector level, the result's rows 64-byte aligned once a
  *   few elements of each are peeled off): whole-line micro-blocks (staged
  *   through an L1 tile at AVX2) written by non-temporal stores, in strips
- *   of XS_T_STRIP source rows each swept whole along the source's rows,
- *   which are then read in order. On an Intel Xeon, one thread, 64 MB:
- *   f32[4096,4096]{0,1} to_linear went from 0.39 of a copy to 1.03-1.08
- *   at avx2 and from 0.50-0.71 to 1.19-1.22 at avx512.
+ *   of a micro-block's source rows each swept whole along the source's
+ *   rows, which are then read in order. On an Intel Xeon, one thread, 64
+ *   MB: f32[4096,4096]{0,1} to_linear went from 0.39 of a copy to
+ *   1.03-1.08 at avx2 and from 0.50-0.71 to 1.19-1.22 at avx512, in
+ *   strips of 32 rows. Strips of one micro-block (16 rows of 4 bytes, 8 of
+ *   8 bytes) keep fewer source lines in flight, which a power-of-two row
+ *   step puts in few cache sets: on an AMD EPYC Zen 3 (avx2, 512 KiB 8-way
+ *   L2), f32[4096,4096]{0,1} went from 0.53-0.59 of a copy to 0.73-0.94
+ *   and f64[2048,4096]{0,1} from 0.49-0.83 to 0.82-0.99 (both ways).
+ *   Where the source rows go on along the outer axes, the strips sweep
+ *   those too (xs_sweep).
  * A transpose where one side has 2 or 4 elements of at most 8 bytes
  * together (the (2,1) and (4,1) tiles) is an interleave of rows, or its
  * inverse.
@@ -85,7 +92,6 @@
 #include "relayout/relayout.h"
 
 #define XS_T_BLOCK 128
-#define XS_T_STRIP 32
 
 /* Where an inverse interleave stages its rows (xs_deinterleave_held), or,
  * ``lined``, keeps where the source of each move's rows ends (``from``)
@@ -561,15 +567,16 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
         return;
     }
     /* Streamed, where the result's rows are 64-byte aligned once the first
-     * few elements of each are peeled off: strips of XS_T_STRIP source rows,
+     * few elements of each are peeled off: strips of a micro-block's rows,
      * each swept along j, so that every source row is read in order, while
      * the micro-blocks write whole result lines, non-temporal. */
     const int64_t peel = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / size;
     if (stream && size >= 2 && dsj % 64 == 0 && ((uintptr_t)dst + peel * size) % 64 == 0 &&
         ni >= peel) {
         xs_transpose_scalar(src, dst, nj, peel, ssi, dsj, size);
-        for (int64_t i = peel; i < ni; i += XS_T_STRIP) {
-            int64_t bi = ni - i < XS_T_STRIP ? ni - i : XS_T_STRIP;
+        const int64_t strip = xs_micro(size, 1);
+        for (int64_t i = peel; i < ni; i += strip) {
+            int64_t bi = ni - i < strip ? ni - i : strip;
             xs_transpose_block(src + i * ssi, dst + i * size, nj, bi, ssi, dsj, size, 1);
         }
         return;
@@ -651,6 +658,47 @@ static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t
 }
 #endif
 
+#ifdef XS_VTRANSPOSE_SIDE
+/* The rows of a sweep (0: none): a streamed transpose, not an interleave,
+ * whose source rows go on along its innermost outer axis (a source step
+ * below the rows') goes over that axis once per strip of a micro-block's
+ * rows (xs_sweep), so that each source row is read on in order along it,
+ * a few rows at a time. Moved a plane at a time instead, each row of the
+ * plane is read a plane's width at a time with all the others between,
+ * and rows a power of two apart overflow their cache sets:
+ * f32[64,64,64,64]{0,1,2,3} (planes of 64 rows 1 MiB apart, 256 bytes
+ * each) took 21.3-23.4 ms so against 13.5-14.5 swept, 0.41-0.49 of a copy
+ * against 0.68-0.75 to_linear and 0.51-0.57 against 0.72-0.81 from_linear
+ * (AMD EPYC Zen 3, avx2, one thread, 64 MB, three alternations). In a C
+ * probe, strips swept over every outer axis read alike. */
+static inline int64_t xs_sweep_rows(const xs_move *m, const int size) {
+    const int k = m->outer;
+    if (m->kind != XS_MOVE_TRANSPOSE || !m->stream || k == 0 || size < 2 ||
+        xs_row_groups(m->count[k + 1], m->dst_step[k], size))
+        return 0;
+    const int64_t along = m->src_step[k - 1], rows = m->src_step[k + 1];
+    if ((along < 0 ? -along : along) >= (rows < 0 ? -rows : rows)) return 0;
+    return xs_micro(size, 1);
+}
+
+/* The transposes along the innermost outer axis, a strip of ``strip``
+ * rows at a time, the strips' bounds on the result's 64-byte lines (the
+ * first takes the rows xs_transpose peels as well). */
+static inline void xs_sweep(const xs_move *m, const char *src, char *dst, const int64_t *count,
+                            const int size, const int64_t strip, xs_lines *w) {
+    const int k = m->outer - 1;
+    const int64_t nj = count[k + 1], ni = count[k + 2], ssi = m->src_step[k + 2];
+    const int64_t dsj = m->dst_step[k + 1];
+    int64_t rows = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / size + strip;
+    for (int64_t i = 0; i < ni; i += rows, rows = strip) {
+        if (rows > ni - i) rows = ni - i;
+        for (int64_t a = 0; a < count[k]; a++)
+            xs_transpose(src + a * m->src_step[k] + i * ssi, dst + a * m->dst_step[k] + i * size,
+                         nj, rows, ssi, dsj, size, 1, w);
+    }
+}
+#endif
+
 /* The moves from ``start`` to ``stop`` along the split axis, with ``w``
  * (``inverse``: as xs_inner's, the source prefetched by xs_inverse_ahead). */
 static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
@@ -665,14 +713,19 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
 #ifdef XS_VTRANSPOSE_SIDE
     int64_t ahead_bytes = 0;
     const int64_t ahead = inverse ? xs_inverse_ahead(m, size, &ahead_bytes) : 0;
+    const int64_t strip = inverse ? 0 : xs_sweep_rows(m, size);
+#else
+    const int64_t strip = 0;
 #endif
     for (;;) {
 #ifdef XS_VTRANSPOSE_SIDE
         for (int64_t b = 0; b < ahead_bytes; b += 64)  /* past the source's end: dropped */
             __builtin_prefetch((const void *)((uintptr_t)src + (uintptr_t)(ahead + b)));
+        if (strip) xs_sweep(m, src, dst, count, size, strip, w);
+        else
 #endif
-        xs_inner(m, src, dst, count, size, w, inverse);
-        int k = m->outer - 1;
+            xs_inner(m, src, dst, count, size, w, inverse);
+        int k = m->outer - 1 - (strip > 0);
         for (; k >= 0; k--) {
             src += m->src_step[k];
             dst += m->dst_step[k];
