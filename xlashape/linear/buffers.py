@@ -25,6 +25,7 @@ with ``*`` take an element-by-element path.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -97,8 +98,13 @@ def padding_fill_value(
     >>> xs.padding_fill_value(xs.PaddingValue.UNKNOWN_PAD, np.float32) is None
     True
     """
-    pad = PaddingValue.coerce(padding_value)
-    dt: np.dtype[Any] | np.dtype[np.void] = as_dtype(dtype)  # the type np.dtype gives a DTypeLike
+    return _fill_value(PaddingValue.coerce(padding_value), as_dtype(dtype))
+
+
+@functools.lru_cache(maxsize=256)
+def _fill_value(pad: PaddingValue, dt: np.dtype[Any] | np.dtype[np.void]) -> np.generic | None:
+    """``padding_fill_value`` of a dtype (worked out once a pair: about 1
+    us a call where it is on every buffer's way out)."""
     narrow = dt.kind == "V" and _is_ml_float(dt)
     if dt.kind not in "biufc" and not narrow:
         raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")

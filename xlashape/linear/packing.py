@@ -17,6 +17,9 @@ of ``ml_dtypes`` where it is installed (``pip install ml_dtypes``, or the
 
 from __future__ import annotations
 
+import functools
+import types
+
 import numpy as np
 
 from ..model.primitive_type import PrimitiveType
@@ -56,6 +59,14 @@ def ml_dtype(element_type: PrimitiveType) -> np.dtype | None:
         import ml_dtypes
     except ImportError:
         return None
+    return _ml_dtype_of(ml_dtypes, element_type)
+
+
+@functools.cache
+def _ml_dtype_of(module: types.ModuleType, element_type: PrimitiveType) -> np.dtype | None:
+    """``ml_dtype`` once ``ml_dtypes`` is imported as ``module``: worked out
+    once a type (about 2 us), where the import check costs a dictionary
+    look-up."""
     name = element_type.name.lower()
     if element_type == PrimitiveType.BF16:
         name = "bfloat16"
@@ -63,7 +74,7 @@ def ml_dtype(element_type: PrimitiveType) -> np.dtype | None:
         name = f"float{name[1]}_{name[2:]}"
     elif name[0] in "su" and name[1:].isdigit():
         name = ("u" if name[0] == "u" else "") + "int" + name[1:]
-    found = getattr(ml_dtypes, name, None)
+    found = getattr(module, name, None)
     return None if found is None else np.dtype(found)
 
 

@@ -102,7 +102,12 @@ def _sizes(dimensions: tuple[int, ...], *sides: tuple[Axis, ...]) -> tuple[int, 
 
 def array_axes(array: np.ndarray) -> tuple[Axis, ...]:
     """The axes of a NumPy array, one per dimension."""
-    return tuple(Axis(d, 1, n, s) for d, (n, s) in enumerate(zip(array.shape, array.strides)))
+    return _array_axes(array.shape, array.strides)
+
+
+@functools.lru_cache(maxsize=256)
+def _array_axes(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[Axis, ...]:
+    return tuple(Axis(d, 1, n, s) for d, (n, s) in enumerate(zip(shape, strides)))
 
 
 def _chain(divisors: set[int]) -> list[int] | None:
