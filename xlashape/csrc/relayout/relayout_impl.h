@@ -420,8 +420,8 @@ static inline void xs_joint_flush(xs_lines *w) {
  * lines of each row); the caller does the rest. */
 #define XS_DSTAGE 512
 
-static inline int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t dsj, int64_t ni,
-                                             const int size) {
+static XS_ALWAYS_INLINE int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t dsj,
+                                                       int64_t ni, const int size) {
     _Alignas(64) char stage[4][XS_DSTAGE];
     const int64_t per = XS_DSTAGE / size, line = 64 / size;
     int64_t i = 0;
@@ -597,11 +597,12 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 
 /* One move; ``inverse`` (a compile-time constant): the moves are an
  * inverse interleave (xs_range_inverse), its rows staged where streamed
- * into rows that do not start on lines. */
+ * into rows that do not start on lines, ``width`` elements long where a
+ * compile-time constant (0: their count). */
 static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *dst,
                                       const int64_t *count, const int size, xs_lines *w,
-                                      const int inverse) {
-    (void)w, (void)inverse;
+                                      const int inverse, const int64_t width) {
+    (void)w, (void)inverse, (void)width;
     int k = m->outer;
     switch (m->kind) {
     case XS_MOVE_RUN:
@@ -619,8 +620,8 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
     case XS_MOVE_TRANSPOSE:
 #ifdef XS_VTRANSPOSE_SIDE
         if (inverse) {
-            xs_deinterleave(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k],
-                            size, m->stream, w->rows);
+            xs_deinterleave(src, dst, count[k], width ? width : count[k + 1], m->src_step[k + 1],
+                            m->dst_step[k], size, m->stream, w->rows);
             break;
         }
 #endif
@@ -700,10 +701,11 @@ static inline void xs_sweep(const xs_move *m, const char *src, char *dst, const 
 #endif
 
 /* The moves from ``start`` to ``stop`` along the split axis, with ``w``
- * (``inverse``: as xs_inner's, the source prefetched by xs_inverse_ahead). */
+ * (``inverse``, ``width``: as xs_inner's, the source prefetched by
+ * xs_inverse_ahead). */
 static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
                                             ptrdiff_t stop, const int size, xs_lines *w,
-                                            const int inverse) {
+                                            const int inverse, const int64_t width) {
     int64_t count[XS_MOVE_MAX_AXES], index[XS_MOVE_MAX_AXES];
     memcpy(count, m->count, sizeof count);
     memset(index, 0, sizeof index);
@@ -724,7 +726,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
         if (strip) xs_sweep(m, src, dst, count, size, strip, w);
         else
 #endif
-            xs_inner(m, src, dst, count, size, w, inverse);
+            xs_inner(m, src, dst, count, size, w, inverse, width);
         int k = m->outer - 1 - (strip > 0);
         for (; k >= 0; k--) {
             src += m->src_step[k];
@@ -753,7 +755,15 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
  * from_linear of f32 T(8,128) ones, 64 MB, one thread, AMD EPYC Zen 4),
  * and they lost 15-25% without their sizes as constants. The loops are
  * inlined into each frame: outlined, the other moves' interleave into an
- * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost about 30%. */
+ * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost about 30%.
+ * Rows 128 elements long (the T(8,128) tilings', and T(4,128)'s) go with
+ * that width a constant as well, and the aligned moves' staging
+ * (xs_deinterleave4_lines) inlined: s8[8192,8192]{1,0:T(8,128)(4,1)}
+ * from_linear at avx2 went from 41.0 to 21.0 million instructions in its
+ * moves into rows on lines (37.4 to 35.2 into rows 2 bytes past a line;
+ * callgrind, a C probe of the range); on an AMD EPYC Zen 3, where this
+ * is bound by memory, 10.9-12.0 to 10.1-10.7 ms aligned, alike off a line
+ * (medians of 11 rounds, three alternations). */
 static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                                               ptrdiff_t stop, const int size, xs_lines *w) {
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
@@ -763,7 +773,8 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                       (uintptr_t)m->dst % size == 0;
     xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer], lined);
     w->rows = &rows;
-    xs_range_moves(m, start, stop, size, w, 1);
+    if (ni == 128) xs_range_moves(m, start, stop, size, w, 1, 128);
+    else xs_range_moves(m, start, stop, size, w, 1, 0);
 }
 
 #define XS_RANGE_INVERSE(n)                                                                \
@@ -793,7 +804,7 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
         return;
     }
 #endif
-    xs_range_moves(m, start, stop, size, &w, 0);
+    xs_range_moves(m, start, stop, size, &w, 0, 0);
 }
 
 static void xs_relayout_range(const xs_move *m, ptrdiff_t start, ptrdiff_t stop) {
