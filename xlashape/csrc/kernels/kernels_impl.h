@@ -393,18 +393,38 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
         uint32_t *restrict out32, ptrdiff_t s0, ptrdiff_t s1, ptrdiff_t start, ptrdiff_t stop,
         const int R, const int padded, const int direct, const int pow2, int store) {
     xs_vd rw[XS_MAX_UNROLLED], hrw[XS_MAX_UNROLLED], w[XS_MAX_UNROLLED], ext[XS_MAX_UNROLLED];
-    xs_vi shift[XS_MAX_UNROLLED], mask[XS_MAX_UNROLLED], iext[XS_MAX_UNROLLED];
+    xs_vi mask[XS_MAX_UNROLLED], iext[XS_MAX_UNROLLED];
     for (int k = 0; k < R; k++) {
         rw[k] = xs_vd_set(p->reciprocal[k]);
         hrw[k] = xs_vd_set(0.5 * p->reciprocal[k]);
         w[k] = xs_vd_set((double)p->divisor[k].divisor);
         ext[k] = xs_vd_set((double)p->order_extent[k]);
-        shift[k] = xs_vi_set((uint64_t)p->divisor[k].shift);
         mask[k] = xs_vi_set(p->divisor[k].divisor - 1);
         iext[k] = xs_vi_set(p->order_extent[k]);
     }
+    /* Dimension d of the result is digit order[d] of the vectors: by
+     * shift and mask (pow2), each digit is taken from the offset by its own
+     * shift straight into its dimension's place, so that the stores index
+     * the vectors by constants. By the digits' order, the stores of 32-bit
+     * rows indexed them by p->position, which the compiler reloaded after
+     * each store (they go through a char pointer), the vectors by way of
+     * the stack: 10**7 int32 offsets, rank 4, into C rows, one thread, AMD
+     * EPYC Zen 3 (avx2), streamed, took 27.0 ms against 19.1 stored
+     * plainly. */
+    int order[XS_MAX_UNROLLED];
+    xs_vi dshift[XS_MAX_UNROLLED], dmask[XS_MAX_UNROLLED], dext[XS_MAX_UNROLLED];
+    uint64_t below[XS_MAX_UNROLLED + 1];  /* digit k's shift from the offset */
+    below[0] = 0;
+    for (int k = 0; k < R; k++) below[k + 1] = below[k] + (uint64_t)p->divisor[k].shift;
+    for (int d = 0; d < R; d++) {
+        const unsigned k = (unsigned)p->position[d];
+        order[d] = pow2 ? d : (int)k;
+        dshift[d] = xs_vi_set(below[k]);
+        dmask[d] = k < (unsigned)(R - 1) ? mask[k] : xs_vi_set(~(uint64_t)0);
+        dext[d] = iext[k];
+    }
     xs_vrows rows;
-    if (direct) xs_vrows_init(&rows, R, p->position);
+    if (direct) xs_vrows_init(&rows, R, order);
     int64_t pos[XS_MAX_UNROLLED][XS_BLOCK];  /* unused when direct */
     /* C-contiguous rows of a rank the level does not transpose in
      * registers, stored other than plainly: each block's rows are laid out
@@ -412,7 +432,7 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
     const int staged = !direct && out32 == NULL && store != XS_STORE_PLAIN && s0 == R && s1 == 1;
     int64_t rows_block[XS_MAX_UNROLLED * XS_BLOCK];
     const int64_t *column[XS_MAX_UNROLLED];
-    for (int d = 0; d < R; d++) column[d] = pos[p->position[d]];
+    for (int d = 0; d < R; d++) column[d] = pos[order[d]];
     xs_vok ok = xs_vok_all();
     const uint64_t size = p->size;  /* read once: for all the compiler knows, a store may change it */
     const ptrdiff_t vstop = stop - (stop - start) % XS_VL;
@@ -431,14 +451,11 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
             xs_vi col[XS_MAX_UNROLLED];
             xs_vok in = xs_vok_all();  /* this vector's checks: no chain across vectors */
             if (pow2) {
-                xs_vi n = XS_CAT2(xs_vload_ioffsets_, XS_TN)(linear + b0 + i, size, &in);
-                for (int k = 0; k < R - 1; k++) {
-                    col[k] = xs_vand(n, mask[k]);
-                    if (padded) in = xs_vok_below_i(in, col[k], iext[k]);
-                    n = xs_vshr(n, shift[k]);
+                const xs_vi n = XS_CAT2(xs_vload_ioffsets_, XS_TN)(linear + b0 + i, size, &in);
+                for (int d = 0; d < R; d++) {
+                    col[d] = xs_vand(xs_vshr(n, dshift[d]), dmask[d]);
+                    if (padded) in = xs_vok_below_i(in, col[d], dext[d]);
                 }
-                if (padded) in = xs_vok_below_i(in, n, iext[R - 1]);
-                col[R - 1] = n;
             } else {
                 xs_vd n = XS_CAT2(xs_vload_offsets_, XS_TN)(linear + b0 + i, size, &in);
                 for (int k = 0; k < R - 1; k++) {
@@ -455,9 +472,9 @@ static XS_ALWAYS_INLINE uint64_t XS_FN(xs_unravel_vector)(
 #ifdef XS_VSTORE_ROWS32
             if (out32 != NULL && s0 == 1 && R > 1)  /* contiguous columns, s1 apart */
                 for (int d = 0; d < R; d++)
-                    xs_vstore_rows32(&s, out32 + d * s1 + b0 + i, col, 1, p->position + d);
+                    xs_vstore_rows32(&s, out32 + d * s1 + b0 + i, col, 1, order + d);
             else if (out32 != NULL)
-                xs_vstore_rows32(&s, out32 + (b0 + i) * R, col, R, p->position);
+                xs_vstore_rows32(&s, out32 + (b0 + i) * R, col, R, order);
             else
 #endif
             if (direct && XS_VROWS(R))  /* (int64 rows go direct at these ranks only) */
