@@ -773,7 +773,8 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
                       (uintptr_t)m->dst % size == 0;
     xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer], lined);
     w->rows = &rows;
-    if (ni == 128) xs_range_moves(m, start, stop, size, w, 1, 128);
+    if (ni == 128 && m->split != m->outer + 1)  /* (a split axis counts a chunk's rows) */
+        xs_range_moves(m, start, stop, size, w, 1, 128);
     else xs_range_moves(m, start, stop, size, w, 1, 0);
 }
 

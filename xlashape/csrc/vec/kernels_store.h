@@ -43,6 +43,7 @@ typedef struct {
     xs_vlanes low;     /* the lanes below lag */
     int lag;           /* 32-bit lanes from the slot to the result's start; 0: none to turn by */
     int stream;        /* non-temporal stores */
+    int plain;         /* lag 0 and not streamed: each vector stored plainly where it falls */
     int started;       /* a vector has been put */
 } xs_vstream;
 
@@ -53,11 +54,13 @@ static XS_ALWAYS_INLINE void xs_vstream_begin(xs_vstream *s, void *out, int stor
     s->low = xs_vlanes_below(0);
     s->lag = 0;
     s->stream = 0;
+    s->plain = 1;
     s->started = 0;
     if (store == XS_STORE_PLAIN || at % 4 != 0) return;  /* (no lane boundary to turn by) */
     s->lag = (int)(at % XS_VBYTES) / 4;
     s->slot -= 4 * s->lag;
     s->stream = store == XS_STORE_STREAM;
+    s->plain = s->lag == 0 && !s->stream;
     int32_t turn[XS_VLANES];
     for (int j = 0; j < XS_VLANES; j++) turn[j] = j - s->lag + XS_VLANES;
     memcpy(&s->turn, turn, sizeof s->turn);
