@@ -237,6 +237,18 @@ def test_large_buffers_at_every_level(level, text, threads):
         )
 
 
+# Streamed, a transpose whose only outer axis is swept by its strips: the
+# driver splits that axis over threads, so a chunk's count replaces it.
+@pytest.mark.parametrize("threads", [1, 2])
+def test_swept_transposes_split_over_threads(level, threads):
+    shape = xs.ShapeUtil.parse_shape_string("f32[512,8,160]{0,1,2}")
+    values = numbered(shape.dimensions, np.float32)
+    with streaming(True):
+        buffer = xs.to_linear(values, shape, threads=threads)
+        same(buffer, expected_buffer(shape, values, None))
+        same(xs.from_linear(buffer, shape, threads=threads), values)
+
+
 # Past a streaming threshold of 16 MiB read and written (8 MiB written): runs
 # and interleaves written by streaming stores (transposes beside them, not
 # streamed).

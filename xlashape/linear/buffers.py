@@ -98,16 +98,21 @@ def padding_fill_value(
     >>> xs.padding_fill_value(xs.PaddingValue.UNKNOWN_PAD, np.float32) is None
     True
     """
-    return _fill_value(PaddingValue.coerce(padding_value), as_dtype(dtype))
+    pad = PaddingValue.coerce(padding_value)
+    dt: np.dtype[Any] | np.dtype[np.void] = as_dtype(dtype)  # the type np.dtype gives a DTypeLike
+    if dt.kind not in "biufc" and not (dt.kind == "V" and _is_ml_float(dt)):
+        raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
+    return _fill_value(pad, dt.type)
 
 
 @functools.lru_cache(maxsize=256)
-def _fill_value(pad: PaddingValue, dt: np.dtype[Any] | np.dtype[np.void]) -> np.generic | None:
-    """``padding_fill_value`` of a dtype (worked out once a pair: about 1
-    us a call where it is on every buffer's way out)."""
-    narrow = dt.kind == "V" and _is_ml_float(dt)
-    if dt.kind not in "biufc" and not narrow:
-        raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
+def _fill_value(pad: PaddingValue, scalar: type) -> np.generic | None:
+    """``padding_fill_value`` of a dtype's scalar type (worked out once a
+    pair: about 1 us a call where it is on every buffer's way out). Keyed
+    by the scalar type, not the dtype: equal dtypes (``q`` and ``l``) may
+    have different ones."""
+    dt = np.dtype(scalar)
+    narrow = dt.kind == "V"  # one of ml_dtypes' floats: padding_fill_value checked
     if pad in _UNSPECIFIED:
         return None
     if pad in (PaddingValue.ZERO_PAD, PaddingValue.ONE_PAD):

@@ -677,6 +677,9 @@ static inline int64_t xs_sweep_rows(const xs_move *m, const int size) {
     if (m->kind != XS_MOVE_TRANSPOSE || !m->stream || k == 0 || size < 2 ||
         xs_row_groups(m->count[k + 1], m->dst_step[k], size))
         return 0;
+    /* every plane's rows and strips on lines alike (else a strip past its
+     * plane's peel would fall short of a micro-block) */
+    if (m->dst_step[k - 1] % 64 || m->dst_step[k] % 64) return 0;
     const int64_t along = m->src_step[k - 1], rows = m->src_step[k + 1];
     if ((along < 0 ? -along : along) >= (rows < 0 ? -rows : rows)) return 0;
     return xs_micro(size, 1);
