@@ -102,7 +102,8 @@ def padding_fill_value(
     dt: np.dtype[Any] | np.dtype[np.void] = as_dtype(dtype)  # the type np.dtype gives a DTypeLike
     if dt.kind not in "biufc" and not (dt.kind == "V" and _is_ml_float(dt)):
         raise TypeError(f"padding values are defined for XLA element types only, got dtype {dt}")
-    return _fill_value(pad, dt.type)
+    scalar: type = dt.type
+    return _fill_value(pad, scalar)
 
 
 @functools.lru_cache(maxsize=256)
@@ -111,7 +112,7 @@ def _fill_value(pad: PaddingValue, scalar: type) -> np.generic | None:
     pair: about 1 us a call where it is on every buffer's way out). Keyed
     by the scalar type, not the dtype: equal dtypes (``q`` and ``l``) may
     have different ones."""
-    dt = np.dtype(scalar)
+    dt: np.dtype[Any] | np.dtype[np.void] = np.dtype(scalar)
     narrow = dt.kind == "V"  # one of ml_dtypes' floats: padding_fill_value checked
     if pad in _UNSPECIFIED:
         return None
