@@ -228,9 +228,11 @@ class Shape(Frozen):
     def __hash__(self) -> int:
         # Kept once worked out: shapes key the caches of plans that every
         # to_linear and from_linear looks up (about 1.3 us a hash).
-        if self._hash is None:
-            object.__setattr__(self, "_hash", super().__hash__())
-        return self._hash  # type: ignore[return-value]
+        found = self._hash
+        if found is None:
+            found = super().__hash__()
+            object.__setattr__(self, "_hash", found)
+        return found
 
     @property
     def _plan(self) -> LayoutPlan:

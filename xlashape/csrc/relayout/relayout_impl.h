@@ -146,6 +146,11 @@ typedef struct {
 
 /* -- runs, fills, gathers ----------------------------------------------- */
 
+/* The bytes from p to the next 64-byte line (0 on one). */
+static inline int64_t xs_to_line(const void *p) {
+    return (int64_t)((64 - ((uintptr_t)p & 63)) & 63);
+}
+
 static inline void xs_fill(char *dst, const char *value, int64_t n, const int size) {
     if (size == 1) {
         memset(dst, (unsigned char)value[0], (size_t)n);
@@ -246,7 +251,7 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
         w->line = NULL;
     }
     xs_lines_flush(w);
-    int64_t head = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63);
+    int64_t head = xs_to_line(dst);
     if (head > n) head = n;
     memcpy(dst, src, (size_t)head);
     dst += head, src += head, n -= head;
@@ -570,7 +575,7 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
      * few elements of each are peeled off: strips of a micro-block's rows,
      * each swept along j, so that every source row is read in order, while
      * the micro-blocks write whole result lines, non-temporal. */
-    const int64_t peel = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / size;
+    const int64_t peel = xs_to_line(dst) / size;
     if (stream && size >= 2 && dsj % 64 == 0 && ((uintptr_t)dst + peel * size) % 64 == 0 &&
         ni >= peel) {
         xs_transpose_scalar(src, dst, nj, peel, ssi, dsj, size);
@@ -693,7 +698,7 @@ static inline void xs_sweep(const xs_move *m, const char *src, char *dst, const 
     const int k = m->outer - 1;
     const int64_t nj = count[k + 1], ni = count[k + 2], ssi = m->src_step[k + 2];
     const int64_t dsj = m->dst_step[k + 1];
-    int64_t rows = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / size + strip;
+    int64_t rows = xs_to_line(dst) / size + strip;
     for (int64_t i = 0; i < ni; i += rows, rows = strip) {
         if (rows > ni - i) rows = ni - i;
         for (int64_t a = 0; a < count[k]; a++)
