@@ -388,7 +388,19 @@ def test_inverse_interleaves_in_every_prefetch_mode(level, text, prefetch):
 # 64-byte line, streamed or not: the tilings above (every element size under
 # T(8,128), the (2,1) and (4,1) interleaves, padded tiles) and (4,1) under
 # T(4,128). Bytes of the larger array outside out= stay as they were.
-FROM_TILED = (*TILED_ROWS, "s8[20,300]{1,0:T(4,128)(4,1)}", "bf16[12,260]{1,0:T(4,128)(4,1)}")
+# Streamed, the runs of plain tiles go in the source's order, each row's
+# line end held till the next tile's run of that row: more tiles a row than
+# ends held at once (10 of 8 and of 4 rows, the last padded), and tiles of
+# more rows than that, which keep the result's order.
+FROM_TILED = (
+    *TILED_ROWS,
+    "s8[20,300]{1,0:T(4,128)(4,1)}",
+    "bf16[12,260]{1,0:T(4,128)(4,1)}",
+    "f32[16,1280]{1,0:T(8,128)}",
+    "s8[16,1280]{1,0:T(8,128)}",
+    "f64[12,1250]{1,0:T(4,128)}",
+    "f32[32,300]{1,0:T(16,128)}",
+)
 
 
 @pytest.mark.parametrize("stream", [True, False])

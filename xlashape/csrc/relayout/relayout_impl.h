@@ -130,19 +130,40 @@ typedef struct {
 
 /* What streamed moves leave for later ones to complete: a 64-byte result
  * line begun by a run (see xs_lines_put), whose bytes up to ``next``
- * ``held`` holds (line NULL: none); the last 16 bytes of an interleave
- * into a result not 16-byte aligned (xs_vinterleave_joined), of which the
- * last (joint % 16) go at ``joint`` (NULL: none); and the rows of inverse
- * interleaves staged (NULL: none, at the baseline always). */
+ * ``held`` holds (line NULL: none); up to XS_ENDS more such lines set
+ * aside, their bytes still in their runs' source (``aside``, line NULL: a
+ * free slot); the last 16 bytes of an interleave into a result not
+ * 16-byte aligned (xs_vinterleave_joined), of which the last (joint % 16)
+ * go at ``joint`` (NULL: none); and the rows of inverse interleaves staged
+ * (NULL: none, at the baseline always). */
+typedef struct {
+    char *line;
+    char *next;
+    const char *from;
+} xs_line_end;
+
 typedef struct {
     _Alignas(64) char held[64];
     char *line;
     char *next;
+    const char *from;  /* the held bytes, where still only in one run's source (else NULL) */
+    xs_line_end aside[XS_ENDS];
+    int asides;        /* the slots of aside in use */
+    int turn;          /* the slot of aside taken next where none is free */
+    int found;         /* the slot after the one last taken back */
     char carry[16];
     char *joint;
     xs_held *rows;
-    const char *from;  /* the held bytes, where still only in one run's source (else NULL) */
 } xs_lines;
+
+static inline void xs_lines_init(xs_lines *w) {
+    w->line = NULL;
+    w->from = NULL;
+    memset(w->aside, 0, sizeof w->aside);
+    w->asides = w->turn = w->found = 0;
+    w->joint = NULL;
+    w->rows = NULL;
+}
 
 /* -- runs, fills, gathers ----------------------------------------------- */
 
@@ -183,15 +204,17 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
  * runs began at the first 32-byte boundary and ended by memcpy). Nor by
  * ordinary stores, where it can be helped: those read each line first
  * (1.3-1.4x the aligned time with the runs' ends by memcpy). So the end of
- * a run that stops inside a line is held, and completed by the next run
- * where that one goes on from it (the next row of a tile, in the result's
- * order that runs have); a line not completed so, and the start of a run
- * inside a line, are written by memcpy. The held end stays where it is in
- * the source until the next run completes its line, which is then joined
- * from the two runs' sources (xs_vstore_line_joined_nt, or where the
- * level declines xs_lines_blended) or else staged in ``held`` and loaded
- * back. from_linear, 64 MB,
- * one thread, AMD EPYC Zen 4, against the held end staged as its run
+ * a run that stops inside a line is held, and completed by the run that
+ * goes on from it where that one comes while it is held: the next run in
+ * the result's order or, where the driver puts the runs in the source's
+ * order, the same row of the next tile, a tile's rows on, the ends between
+ * set aside (up to XS_ENDS of them); a line not completed so, and the
+ * start of a run inside a line, are written by memcpy. The held end stays
+ * where it is in the source until the run that goes on from it completes
+ * its line, which is then joined from the two runs' sources
+ * (xs_vstore_line_joined_nt, or where the level declines
+ * xs_lines_blended) or else staged in ``held`` and loaded back.
+ * from_linear, 64 MB, one thread, AMD EPYC Zen 4, against the held end staged as its run
  * ended: f32[4096,4096]{1,0:T(8,128)} 24 to 60 bytes past a line took
  * 10.0-11.1 ms so (8.2-8.9 aligned), joined 0.86-0.99x the aligned time
  * (avx512) and staged when completed 8.6-9.5 ms (avx2); s8 T(8,128) tiles
@@ -203,6 +226,60 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
 static inline void xs_lines_flush(xs_lines *w) {
     if (w->line) memcpy(w->line, w->from ? w->from : w->held, (size_t)(w->next - w->line));
     w->line = NULL;
+}
+
+/* The held end set aside, where its bytes are in its run's source (else
+ * out, by memcpy), in a free slot or else slot ``turn``, whose end goes
+ * out first. */
+static inline void xs_lines_set_aside(xs_lines *w) {
+    if (!w->line || !w->from) {
+        xs_lines_flush(w);
+        return;
+    }
+    int k = 0;
+    while (k < XS_ENDS && w->aside[k].line) k++;
+    if (k == XS_ENDS) {
+        xs_line_end *e = &w->aside[k = w->turn];
+        memcpy(e->line, e->from, (size_t)(e->next - e->line));
+        w->turn = k + 1 == XS_ENDS ? 0 : k + 1;
+    } else {
+        w->asides++;
+    }
+    w->aside[k] = (xs_line_end){w->line, w->next, w->from};
+    w->line = NULL;
+}
+
+/* Where a run at dst goes on from an end set aside, that end held in the
+ * held end's place, which takes its slot. In the source's order the runs
+ * of a tile's rows take back the ends of the tile before in turn, each
+ * from the slot after the last one's, which is tried first. */
+static inline void xs_lines_take_aside(xs_lines *w, const char *dst) {
+    for (int j = 0, k = w->found; j < XS_ENDS; j++, k = k + 1 == XS_ENDS ? 0 : k + 1) {
+        xs_line_end *e = &w->aside[k];
+        if (e->next != dst || !e->line) continue;
+        w->found = k + 1 == XS_ENDS ? 0 : k + 1;
+        const xs_line_end taken = *e;
+        if (w->line && w->from) {
+            *e = (xs_line_end){w->line, w->next, w->from};
+        } else {
+            xs_lines_flush(w);
+            e->line = NULL;
+            w->asides--;
+        }
+        w->line = taken.line, w->next = taken.next, w->from = taken.from;
+        return;
+    }
+}
+
+/* All held ends out. */
+static inline void xs_lines_flush_all(xs_lines *w) {
+    xs_lines_flush(w);
+    for (int k = 0; k < XS_ENDS; k++) {
+        xs_line_end *e = &w->aside[k];
+        if (e->line) memcpy(e->line, e->from, (size_t)(e->next - e->line));
+        e->line = NULL;
+    }
+    w->asides = 0;
 }
 
 /* The line joined from the held end (begun bytes at from) and the first
@@ -231,6 +308,7 @@ static inline int xs_lines_blended(char *line, const char *from, int begun, cons
 }
 
 static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t n) {
+    if (!(w->line && dst == w->next) && w->asides) xs_lines_take_aside(w, dst);
     if (w->line && dst == w->next) {  /* goes on from the held end */
         const int begun = (int)(dst - w->line);  /* the line's bytes held */
         int64_t m = 64 - begun;
@@ -250,7 +328,7 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
         dst += m, src += m, n -= m;
         w->line = NULL;
     }
-    xs_lines_flush(w);
+    xs_lines_set_aside(w);
     int64_t head = xs_to_line(dst);
     if (head > n) head = n;
     memcpy(dst, src, (size_t)head);
@@ -748,7 +826,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
     }
 #ifdef XS_VTRANSPOSE_SIDE
     if (m->stream) {
-        xs_lines_flush(w);
+        xs_lines_flush_all(w);
         if (inverse) xs_held_flush(w->rows, size);
         xs_joint_flush(w);
         xs_vfence();  /* streamed stores reach memory before the caller reads it */
@@ -800,10 +878,7 @@ XS_RANGE_INVERSE(4)
 static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t stop,
                                   const int size) {
     xs_lines w;
-    w.line = NULL;
-    w.joint = NULL;
-    w.rows = NULL;
-    w.from = NULL;
+    xs_lines_init(&w);
 #ifdef XS_VTRANSPOSE_SIDE
     const int k = m->outer;
     if (m->kind == XS_MOVE_TRANSPOSE && xs_row_groups(m->count[k], m->src_step[k + 1], size)) {
