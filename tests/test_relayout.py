@@ -388,10 +388,11 @@ def test_inverse_interleaves_in_every_prefetch_mode(level, text, prefetch):
 # 64-byte line, streamed or not: the tilings above (every element size under
 # T(8,128), the (2,1) and (4,1) interleaves, padded tiles) and (4,1) under
 # T(4,128). Bytes of the larger array outside out= stay as they were.
-# Streamed, the runs of plain tiles go in the source's order, each row's
-# line end held till the next tile's run of that row: more tiles a row than
-# ends held at once (10 of 8 and of 4 rows, the last padded), and tiles of
-# more rows than that, which keep the result's order.
+# Streamed, the runs of plain tiles go in the source's order where a tile
+# has at most 8 rows, each row's line end held or set aside till the next
+# tile's run of that row: several tile rows of 10 tiles (the ends of a
+# row's last tile never taken back), tiles of 4 rows (the last padded), and
+# tiles of 16 rows, which keep the result's order.
 FROM_TILED = (
     *TILED_ROWS,
     "s8[20,300]{1,0:T(4,128)(4,1)}",
@@ -406,6 +407,32 @@ FROM_TILED = (
 @pytest.mark.parametrize("stream", [True, False])
 @pytest.mark.parametrize("text", FROM_TILED + SWEPT)
 def test_from_linear_into_out_at_every_alignment(level, text, stream):
+    from_linear_at_every_alignment(text, stream, None)
+
+
+# Runs of plain tiles in the source's order on one thread and two: rows
+# shorter than a line (ends staged, then set aside or taken back), several
+# tile rows a range, and one tile row of many tiles, which threads split
+# along its tiles.
+SOURCE_ORDER = (
+    "f32[16,40]{1,0:T(8,8)}",
+    "s8[16,100]{1,0:T(8,16)}",
+    "bf16[16,72]{1,0:T(8,16)}",
+    "f32[24,1280]{1,0:T(8,128)}",
+    "f32[8,8192]{1,0:T(8,128)}",
+)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("text", SOURCE_ORDER)
+def test_runs_in_the_source_order_at_every_alignment(level, text, threads):
+    from_linear_at_every_alignment(text, True, threads)
+
+
+def from_linear_at_every_alignment(text: str, stream: bool, threads: int | None) -> None:
+    """from_linear of ``text``'s buffer of numbered values into an out= at
+    every multiple of the element size within a 64-byte line, over two
+    fills: out= holds the values, and the bytes around it what they held."""
     shape = xs.ShapeUtil.parse_shape_string(text)
     values = numbered(shape.dimensions, packing.storage_dtype(shape.element_type))
     buffer = xs.to_linear(values, shape)
@@ -417,7 +444,7 @@ def test_from_linear_into_out_at_every_alignment(level, text, stream):
             start = (-raw.ctypes.data) % 64 + offset
             out = raw[start : start + values.nbytes].view(values.dtype).reshape(values.shape)
             before = raw.copy()
-            assert xs.from_linear(buffer, shape, out=out) is out
+            assert xs.from_linear(buffer, shape, out=out, threads=threads) is out
             same(out, wanted)
             outside = np.ones(raw.size, dtype=bool)
             outside[start : start + values.nbytes] = False

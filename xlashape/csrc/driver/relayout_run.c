@@ -72,9 +72,13 @@ static void order_outer_by_source(xs_move *m) {
         }
 }
 
-/* Whether the run that goes on from each run of ``m`` in the result (at
- * its end) comes at most ``runs`` runs on in the loop order of m's outer
- * axes, or none does. */
+/* Whether, in the loop order of m's outer axes, the run that goes on from
+ * each run of ``m`` in the result along the axis whose destination step is
+ * a run's bytes (the same row's run of the next tile) comes at most
+ * ``runs`` runs on; 1 where no axis is so. Runs that go on from others
+ * across that axis's wrap (a row's last tile to the next row's first), or
+ * by a negative step, come before them or not in the range: the ends they
+ * would complete are written by memcpy, which costs time, not bytes. */
 static int runs_go_on_within(const xs_move *m, int64_t runs) {
     const int64_t bytes = m->count[m->outer] * m->size;
     int64_t between = 1;
@@ -96,12 +100,19 @@ static int runs_go_on_within(const xs_move *m, int64_t runs) {
  * runs taking turns, result's order -> source's order: f32 T(8,128)
  * tiles 9.1-10.3 -> 6.3-7.7 ms, f32[4000,4000] (padded) 9.5-12.4 ->
  * 6.1-7.5, bf16[4096,8192] 12.3-15.9 -> 8.6-9.2, s8[8192,8192] 12.2-14.8
- * -> 9.6-10.6. to_linear keeps the result's order: in the source's, each
- * run's line would wait a tile row's runs (32 and more). */
+ * -> 9.6-10.6. to_linear of tiles keeps the result's order where a tile
+ * row has more than XS_ENDS tiles (in the source's order each run's line
+ * would wait a tile row's runs: 32 and more in the bench's rows), and
+ * takes the source's where it has fewer, untimed. A box of one tile row
+ * then has its tiles outermost, and threads split it along them: the lines
+ * across two threads' chunks go out by memcpy. At the baseline, which
+ * streams nothing, only the order of its memcpy runs changes. */
 static void order_runs_by_source(xs_move *m) {
     xs_move sorted = *m;
     order_outer_by_source(&sorted);
-    if (runs_go_on_within(&sorted, XS_ENDS)) *m = sorted;
+    if (!runs_go_on_within(&sorted, XS_ENDS)) return;
+    *m = sorted;
+    m->ends = 1;
 }
 
 /* Whether a transpose is an interleave of 2 or 4 rows into one contiguous
@@ -160,6 +171,7 @@ static int setup_move(const xs_relayout_job *job, int b, xs_move *m) {
      * {0,1} from_linear ran 1.23x as fast on two threads as on one (Intel
      * Xeon, avx512). */
     m->split = m->kind == XS_MOVE_TRANSPOSE && m->outer == 0;
+    m->ends = 0;
     return 1;
 }
 

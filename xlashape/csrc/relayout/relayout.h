@@ -36,10 +36,11 @@
 #include "runtime/pool.h"
 
 #define XS_MOVE_MAX_AXES 64
-/* The most line ends of streamed runs a range holds for the runs that go
- * on from them (relayout_impl.h's xs_lines): the driver puts a streamed
- * run's outer axes in the source's order only where the run that goes on
- * from each comes at most this many runs on (driver/relayout_run.c). */
+/* The most line ends of streamed runs a range sets aside for the runs
+ * that go on from them, beside the one it holds (relayout_impl.h's
+ * xs_lines): the driver puts a streamed run's outer axes in the source's
+ * order only where the run that goes on from each comes at most this many
+ * runs on (driver/relayout_run.c). */
 #define XS_ENDS 8
 
 enum xs_move_kind { XS_MOVE_RUN = 0, XS_MOVE_FILL = 1, XS_MOVE_TRANSPOSE = 2, XS_MOVE_GATHER = 3 };
@@ -56,6 +57,7 @@ typedef struct {
     int outer;
     int stream;  /* store past the caches (non-temporal) */
     int split;   /* the axis split into ranges (xs_relayout_fn): 0, or 1 (see relayout.c) */
+    int ends;    /* runs in the source's order: their line ends set aside (XS_ENDS) */
     int64_t count[XS_MOVE_MAX_AXES];
     int64_t src_step[XS_MOVE_MAX_AXES];
     int64_t dst_step[XS_MOVE_MAX_AXES];

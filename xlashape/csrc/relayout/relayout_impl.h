@@ -148,6 +148,7 @@ typedef struct {
     char *next;
     const char *from;  /* the held bytes, where still only in one run's source (else NULL) */
     xs_line_end aside[XS_ENDS];
+    int ends;          /* ends may be set aside (the move's runs in the source's order) */
     int asides;        /* the slots of aside in use */
     int turn;          /* the slot of aside taken next where none is free */
     int found;         /* the slot after the one last taken back */
@@ -156,7 +157,8 @@ typedef struct {
     xs_held *rows;
 } xs_lines;
 
-static inline void xs_lines_init(xs_lines *w) {
+static inline void xs_lines_init(xs_lines *w, const xs_move *m) {
+    w->ends = m->ends;
     w->line = NULL;
     w->from = NULL;
     memset(w->aside, 0, sizeof w->aside);
@@ -228,11 +230,12 @@ static inline void xs_lines_flush(xs_lines *w) {
     w->line = NULL;
 }
 
-/* The held end set aside, where its bytes are in its run's source (else
- * out, by memcpy), in a free slot or else slot ``turn``, whose end goes
- * out first. */
+/* The held end set aside, where the move's runs go in the source's order
+ * and its bytes are in its run's source (else out, by memcpy: in the
+ * result's order no run after this one goes on from it), in a free slot or
+ * else slot ``turn``, whose end goes out first. */
 static inline void xs_lines_set_aside(xs_lines *w) {
-    if (!w->line || !w->from) {
+    if (!w->line || !w->from || !w->ends) {
         xs_lines_flush(w);
         return;
     }
@@ -878,7 +881,7 @@ XS_RANGE_INVERSE(4)
 static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t stop,
                                   const int size) {
     xs_lines w;
-    xs_lines_init(&w);
+    xs_lines_init(&w, m);
 #ifdef XS_VTRANSPOSE_SIDE
     const int k = m->outer;
     if (m->kind == XS_MOVE_TRANSPOSE && xs_row_groups(m->count[k], m->src_step[k + 1], size)) {
