@@ -106,10 +106,10 @@ static int runs_go_on_within(const xs_move *m, int64_t runs) {
  * takes the source's where it has fewer: f32[16384,1024]{1,0:T(8,128)}
  * (8 tiles a row) took 6.9-7.4 ms against 7.4-7.6 in the result's order
  * (7.7-7.9 against 8.0-8.5 into an out= 16 bytes past a line; two runs
- * taking turns, as above). A box of one tile row
- * then has its tiles outermost, and threads split it along them: the lines
- * across two threads' chunks go out by memcpy. At the baseline, which
- * streams nothing, only the order of its memcpy runs changes. */
+ * taking turns, as above). A box of one tile row then has its tiles
+ * outermost, and threads split it along them: the lines across two
+ * threads' chunks go out by memcpy. At the baseline, which streams
+ * nothing, only the order of its memcpy runs changes. */
 static void order_runs_by_source(xs_move *m) {
     xs_move sorted = *m;
     order_outer_by_source(&sorted);

@@ -128,25 +128,25 @@ typedef struct {
     int lined;                      /* slots hold carries, not staged rows */
 } xs_held;
 
-/* What streamed moves leave for later ones to complete: a 64-byte result
- * line begun by a run (see xs_lines_put), whose bytes up to ``next``
- * ``held`` holds (line NULL: none); up to XS_ENDS more such lines set
- * aside, their bytes still in their runs' source (``aside``, line NULL: a
- * free slot); the last 16 bytes of an interleave into a result not
- * 16-byte aligned (xs_vinterleave_joined), of which the last (joint % 16)
- * go at ``joint`` (NULL: none); and the rows of inverse interleaves staged
- * (NULL: none, at the baseline always). */
+/* A 64-byte result line begun by a run (see xs_lines_put), from ``line``
+ * up to ``next`` (line NULL: none), its bytes at ``from`` in the run's
+ * source (NULL: staged elsewhere). */
 typedef struct {
     char *line;
     char *next;
     const char *from;
 } xs_line_end;
 
+/* What streamed moves leave for later ones to complete: the line end held
+ * (``end``, its bytes in ``held`` where not in the source); up to XS_ENDS
+ * more set aside, their bytes still in their runs' source (``aside``, line
+ * NULL: a free slot); the last 16 bytes of an interleave into a result not
+ * 16-byte aligned (xs_vinterleave_joined), of which the last (joint % 16)
+ * go at ``joint`` (NULL: none); and the rows of inverse interleaves staged
+ * (NULL: none, at the baseline always). */
 typedef struct {
     _Alignas(64) char held[64];
-    char *line;
-    char *next;
-    const char *from;  /* the held bytes, where still only in one run's source (else NULL) */
+    xs_line_end end;
     xs_line_end aside[XS_ENDS];
     int ends;          /* ends may be set aside (the move's runs in the source's order) */
     int asides;        /* the slots of aside in use */
@@ -159,8 +159,7 @@ typedef struct {
 
 static inline void xs_lines_init(xs_lines *w, const xs_move *m) {
     w->ends = m->ends;
-    w->line = NULL;
-    w->from = NULL;
+    w->end.line = NULL;
     memset(w->aside, 0, sizeof w->aside);
     w->asides = w->turn = w->found = 0;
     w->joint = NULL;
@@ -216,40 +215,44 @@ static inline void xs_transpose_scalar(const char *src, char *dst, int64_t nj, i
  * its line, which is then joined from the two runs' sources
  * (xs_vstore_line_joined_nt, or where the level declines
  * xs_lines_blended) or else staged in ``held`` and loaded back.
- * from_linear, 64 MB, one thread, AMD EPYC Zen 4, against the held end staged as its run
- * ended: f32[4096,4096]{1,0:T(8,128)} 24 to 60 bytes past a line took
- * 10.0-11.1 ms so (8.2-8.9 aligned), joined 0.86-0.99x the aligned time
- * (avx512) and staged when completed 8.6-9.5 ms (avx2); s8 T(8,128) tiles
- * 1 and 16 bytes past a line 8.8-15.3 -> 9.1-9.4 ms at avx2. bf16
- * T(8,128) tiles at avx2 read 17.2-19.3 -> 16.0-16.6 ms at 2 and 16 bytes
+ * from_linear, 64 MB, one thread, AMD EPYC Zen 4, against the held end
+ * staged as its run ended: f32[4096,4096]{1,0:T(8,128)} 24 to 60 bytes
+ * past a line took 10.0-11.1 ms so (8.2-8.9 aligned), joined 0.86-0.99x
+ * the aligned time (avx512) and staged when completed 8.6-9.5 ms (avx2);
+ * s8 T(8,128) tiles 1 and 16 bytes past a line 8.8-15.3 -> 9.1-9.4 ms
+ * at avx2. bf16 T(8,128) tiles at avx2 read 17.2-19.3 -> 16.0-16.6 ms at 2 and 16 bytes
  * past a line but 10.7-12.0 -> 16.3-16.6 at 34 and 48 (at avx512, joined,
  * 8.6-17.8 -> 8.9-9.4 at 2 to 50), against 10-12 aligned. A run's whole
  * lines go by xs_vstore_lines_nt, which reads ahead of its stores. */
-static inline void xs_lines_flush(xs_lines *w) {
-    if (w->line) memcpy(w->line, w->from ? w->from : w->held, (size_t)(w->next - w->line));
-    w->line = NULL;
+
+/* Line end e's bytes out by memcpy (``held``: where they are staged),
+ * and e freed. */
+static inline void xs_line_end_out(xs_line_end *e, const char *held) {
+    if (e->line) memcpy(e->line, e->from ? e->from : held, (size_t)(e->next - e->line));
+    e->line = NULL;
 }
+
+static inline void xs_lines_flush(xs_lines *w) { xs_line_end_out(&w->end, w->held); }
 
 /* The held end set aside, where the move's runs go in the source's order
  * and its bytes are in its run's source (else out, by memcpy: in the
  * result's order no run after this one goes on from it), in a free slot or
  * else slot ``turn``, whose end goes out first. */
 static inline void xs_lines_set_aside(xs_lines *w) {
-    if (!w->line || !w->from || !w->ends) {
+    if (!w->end.line || !w->end.from || !w->ends) {
         xs_lines_flush(w);
         return;
     }
     int k = 0;
     while (k < XS_ENDS && w->aside[k].line) k++;
     if (k == XS_ENDS) {
-        xs_line_end *e = &w->aside[k = w->turn];
-        memcpy(e->line, e->from, (size_t)(e->next - e->line));
+        xs_line_end_out(&w->aside[k = w->turn], NULL);
         w->turn = k + 1 == XS_ENDS ? 0 : k + 1;
     } else {
         w->asides++;
     }
-    w->aside[k] = (xs_line_end){w->line, w->next, w->from};
-    w->line = NULL;
+    w->aside[k] = w->end;
+    w->end.line = NULL;
 }
 
 /* Where a run at dst goes on from an end set aside, that end held in the
@@ -262,14 +265,14 @@ static inline void xs_lines_take_aside(xs_lines *w, const char *dst) {
         if (e->next != dst || !e->line) continue;
         w->found = k + 1 == XS_ENDS ? 0 : k + 1;
         const xs_line_end taken = *e;
-        if (w->line && w->from) {
-            *e = (xs_line_end){w->line, w->next, w->from};
+        if (w->end.line && w->end.from) {
+            *e = w->end;
         } else {
             xs_lines_flush(w);
             e->line = NULL;
             w->asides--;
         }
-        w->line = taken.line, w->next = taken.next, w->from = taken.from;
+        w->end = taken;
         return;
     }
 }
@@ -277,11 +280,7 @@ static inline void xs_lines_take_aside(xs_lines *w, const char *dst) {
 /* All held ends out. */
 static inline void xs_lines_flush_all(xs_lines *w) {
     xs_lines_flush(w);
-    for (int k = 0; k < XS_ENDS; k++) {
-        xs_line_end *e = &w->aside[k];
-        if (e->line) memcpy(e->line, e->from, (size_t)(e->next - e->line));
-        e->line = NULL;
-    }
+    for (int k = 0; k < XS_ENDS; k++) xs_line_end_out(&w->aside[k], NULL);
     w->asides = 0;
 }
 
@@ -311,25 +310,26 @@ static inline int xs_lines_blended(char *line, const char *from, int begun, cons
 }
 
 static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t n) {
-    if (!(w->line && dst == w->next) && w->asides) xs_lines_take_aside(w, dst);
-    if (w->line && dst == w->next) {  /* goes on from the held end */
-        const int begun = (int)(dst - w->line);  /* the line's bytes held */
+    xs_line_end *e = &w->end;
+    if (!(e->line && dst == e->next) && w->asides) xs_lines_take_aside(w, dst);
+    if (e->line && dst == e->next) {  /* goes on from the held end */
+        const int begun = (int)(dst - e->line);  /* the line's bytes held */
         int64_t m = 64 - begun;
         if (m > n) m = n;
-        if (m < 64 - begun || !w->from ||
-            (!xs_vstore_line_joined_nt(w->line, w->from, begun, src) &&
-             !xs_lines_blended(w->line, w->from, begun, src, n))) {
-            if (w->from) memcpy(w->held, w->from, (size_t)begun);
-            w->from = NULL;
+        if (m < 64 - begun || !e->from ||
+            (!xs_vstore_line_joined_nt(e->line, e->from, begun, src) &&
+             !xs_lines_blended(e->line, e->from, begun, src, n))) {
+            if (e->from) memcpy(w->held, e->from, (size_t)begun);
+            e->from = NULL;
             memcpy(w->held + begun, src, (size_t)m);
             if (begun + m < 64) {
-                w->next = dst + m;
+                e->next = dst + m;
                 return;
             }
-            xs_vstore_line_nt(w->line, w->held);
+            xs_vstore_line_nt(e->line, w->held);
         }
         dst += m, src += m, n -= m;
-        w->line = NULL;
+        e->line = NULL;
     }
     xs_lines_set_aside(w);
     int64_t head = xs_to_line(dst);
@@ -339,7 +339,7 @@ static inline void xs_lines_put(xs_lines *w, char *dst, const char *src, int64_t
     xs_vstore_lines_nt(dst, src, n / 64);
     dst += n - n % 64, src += n - n % 64, n %= 64;
     if (n > 0) {  /* the start of a line: held for the run that goes on from it */
-        w->line = dst, w->next = dst + n, w->from = src;
+        *e = (xs_line_end){dst, dst + n, src};
     }
 }
 
