@@ -413,13 +413,22 @@ def test_from_linear_into_out_at_every_alignment(level, text, stream):
 # Runs of plain tiles in the source's order on one thread and two: rows
 # shorter than a line (ends staged, then set aside or taken back), several
 # tile rows a range, and one tile row of many tiles, which threads split
-# along its tiles.
+# along its tiles. Then the inverse interleaves, whose moves step their two
+# innermost axes apart from the others: arrays of rank 3 (three axes and
+# more outside each move), one tile row split along its tiles, and rows
+# that start on lines at every offset of the first (every move's rows on
+# lines, or all the same bytes past one).
 SOURCE_ORDER = (
     "f32[16,40]{1,0:T(8,8)}",
     "s8[16,100]{1,0:T(8,16)}",
     "bf16[16,72]{1,0:T(8,16)}",
     "f32[24,1280]{1,0:T(8,128)}",
     "f32[8,8192]{1,0:T(8,128)}",
+    "bf16[3,16,512]{2,1,0:T(8,128)(2,1)}",
+    "s8[2,24,384]{2,1,0:T(8,128)(4,1)}",
+    "bf16[8,4096]{1,0:T(8,128)(2,1)}",
+    "s8[8,4096]{1,0:T(8,128)(4,1)}",
+    "bf16[2,20,300]{2,1,0:T(8,128)(2,1)}",
 )
 
 

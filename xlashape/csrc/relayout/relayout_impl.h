@@ -522,6 +522,47 @@ static XS_ALWAYS_INLINE int64_t xs_deinterleave4_lines(const char *src, char *ds
     return i;
 }
 
+/* A lined move (xs_held's ``lined``) into slot k, the rows going on from
+ * the move whose groups end at ``before`` (NULL: from none, the slot
+ * taken and its rows' first 64 bytes held). */
+static XS_ALWAYS_INLINE void xs_held_lined_move(const char *src, char *dst, int64_t ni,
+                                                const int rows, const int size, xs_held *h,
+                                                const int k, const char *before) {
+    xs_vdeinterleave_lines(src, before, dst, h->step, ni, rows, size, xs_held_head(h, k, 0));
+    if (!before) {
+        h->start[k] = dst;
+        h->heads[k] = (1u << rows) - 1;
+    }
+    h->ends[k] = dst + ni * size;
+    h->from[k] = src + ni * rows * size;
+}
+
+/* The same, the slot of the rows that go on at dst looked up. */
+static XS_ALWAYS_INLINE void xs_deinterleave_held_lined(const char *src, char *dst, int64_t ni,
+                                                        const int rows, const int size,
+                                                        xs_held *h) {
+    int k = xs_held_at(h, dst);
+    const char *before = k >= 0 ? h->from[k] : NULL;
+    if (k < 0) k = xs_held_take(h, size);
+    xs_held_lined_move(src, dst, ni, rows, size, h, k, before);
+}
+
+/* A lined move of nj rows into ``slot``, the move before along the same
+ * rows ending its groups at ``before`` (xs_range_moves), or (slot -1)
+ * into the slot looked up. */
+static XS_ALWAYS_INLINE void xs_lined_move(const char *src, char *dst, int64_t ni, int64_t nj,
+                                           const int size, xs_held *h, const int slot,
+                                           const char *before) {
+    if (slot < 0) {
+        if (nj == 2) xs_deinterleave_held_lined(src, dst, ni, 2, size, h);
+        else xs_deinterleave_held_lined(src, dst, ni, 4, size, h);
+        return;
+    }
+    if (!before) xs_held_out(h, slot, (int)nj, size, 0);
+    if (nj == 2) xs_held_lined_move(src, dst, ni, 2, size, h, slot, before);
+    else xs_held_lined_move(src, dst, ni, 4, size, h, slot, before);
+}
+
 /* A streamed inverse interleave into rows not all starting on lines:
  * staged in a slot of xs_held, XS_HELD_ROW bytes of each row at a time,
  * so that the rows' lines go out whole, from the stage, once the next
@@ -530,19 +571,11 @@ static XS_ALWAYS_INLINE int64_t xs_deinterleave4_lines(const char *src, char *ds
  * the source's order). */
 static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, int64_t ni,
                                                   const int rows, const int size, xs_held *h) {
-    int k = xs_held_at(h, dst);
     if (h->lined) {
-        const char *before = k >= 0 ? h->from[k] : NULL;
-        if (k < 0) k = xs_held_take(h, size);
-        xs_vdeinterleave_lines(src, before, dst, h->step, ni, rows, size, xs_held_head(h, k, 0));
-        if (!before) {
-            h->start[k] = dst;
-            h->heads[k] = (1u << rows) - 1;
-        }
-        h->ends[k] = dst + ni * size;
-        h->from[k] = src + ni * rows * size;
+        xs_deinterleave_held_lined(src, dst, ni, rows, size, h);
         return;
     }
+    int k = xs_held_at(h, dst);
     if (k >= 0) xs_held_out(h, k, rows, size, 1);
     else k = xs_held_take(h, size);
     char *p0 = xs_held_row(h, k, 0);
@@ -559,26 +592,34 @@ static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, in
     }
 }
 
+/* A streamed inverse interleave into rows that start on lines: directly,
+ * 4 rows staged a line at a time. */
+static XS_ALWAYS_INLINE void xs_deinterleave_lined(const char *src, char *dst, int64_t nj,
+                                                   int64_t ni, int64_t ssi, int64_t dsj,
+                                                   const int size) {
+    int64_t i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
+    i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
+                 : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
+    xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
+}
+
 /* The inverse of an interleave of nj = 2 or 4 rows (xs_row_groups(nj,
- * ssi, size)): streamed into rows on lines, directly (4 rows staged a
- * line at a time), into other rows staged in h; else in cache. */
+ * ssi, size)): streamed into rows on lines (xs_deinterleave_lined), into
+ * other rows staged in h; else in cache. */
 static XS_ALWAYS_INLINE void xs_deinterleave(const char *src, char *dst, int64_t nj, int64_t ni,
                                              int64_t ssi, int64_t dsj, const int size,
                                              const int stream, xs_held *h) {
-    int64_t i;
     if (stream && (((uintptr_t)dst | (uintptr_t)dsj) & 63)) {
         if (nj == 2) xs_deinterleave_held(src, dst, ni, 2, size, h);  /* h->step is dsj */
         else xs_deinterleave_held(src, dst, ni, 4, size, h);
         return;
     }
     if (stream) {
-        i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
-        i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
-                     : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
-    } else {
-        i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 0)
-                    : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 0);
+        xs_deinterleave_lined(src, dst, nj, ni, ssi, dsj, size);
+        return;
     }
+    const int64_t i = nj == 2 ? xs_vdeinterleave(src, dst, dsj, ni, 2, size, 0)
+                              : xs_vdeinterleave(src, dst, dsj, ni, 4, size, 0);
     xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
 }
 
@@ -690,6 +731,13 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
                                       const int inverse, const int64_t width) {
     (void)w, (void)inverse, (void)width;
     int k = m->outer;
+#ifdef XS_VTRANSPOSE_SIDE
+    if (inverse) {  /* every move a transpose (xs_range_sized) */
+        xs_deinterleave(src, dst, count[k], width ? width : count[k + 1], m->src_step[k + 1],
+                        m->dst_step[k], size, m->stream, w->rows);
+        return;
+    }
+#endif
     switch (m->kind) {
     case XS_MOVE_RUN:
 #ifdef XS_VTRANSPOSE_SIDE
@@ -704,13 +752,6 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
         xs_fill(dst, src, count[k], size);
         break;
     case XS_MOVE_TRANSPOSE:
-#ifdef XS_VTRANSPOSE_SIDE
-        if (inverse) {
-            xs_deinterleave(src, dst, count[k], width ? width : count[k + 1], m->src_step[k + 1],
-                            m->dst_step[k], size, m->stream, w->rows);
-            break;
-        }
-#endif
         xs_transpose(src, dst, count[k], count[k + 1], m->src_step[k + 1], m->dst_step[k], size,
                      m->stream, w);
         break;
@@ -789,12 +830,26 @@ static inline void xs_sweep(const xs_move *m, const char *src, char *dst, const 
 }
 #endif
 
+/* Where the rows of every move of a streamed inverse interleave start
+ * (xs_rows_of): on 64-byte lines; lined (xs_held's ``lined``) the same
+ * bytes past one; or anywhere. */
+enum xs_rows { XS_ROWS_ANYWHERE = 0, XS_ROWS_ON_LINES = 1, XS_ROWS_LINED = 2 };
+
+/* Whether an inverse interleave's rows are lined: each a whole number of
+ * lines long, and the rows of a move a whole number of lines apart. */
+static inline int xs_rows_lined(const xs_move *m) {
+    const int64_t ni = m->count[m->outer + 1];
+    return ni > 0 && ni * m->size % 64 == 0 && m->dst_step[m->outer] % 64 == 0 &&
+           (uintptr_t)m->dst % m->size == 0;
+}
+
 /* The moves from ``start`` to ``stop`` along the split axis, with ``w``
  * (``inverse``, ``width``: as xs_inner's, the source prefetched by
- * xs_inverse_ahead). */
+ * xs_inverse_ahead; ``rows``: an inverse's xs_rows, a constant). */
 static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
                                             ptrdiff_t stop, const int size, xs_lines *w,
-                                            const int inverse, const int64_t width) {
+                                            const int inverse, const int64_t width,
+                                            const int rows) {
     int64_t count[XS_MOVE_MAX_AXES], index[XS_MOVE_MAX_AXES];
     memcpy(count, m->count, sizeof count);
     memset(index, 0, sizeof index);
@@ -808,15 +863,46 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
 #else
     const int64_t strip = 0;
 #endif
-    for (;;) {
+    /* The two innermost axes stepped (kin and kin - 1; a count of 1 where
+     * none) in locals, the others by the odometer in memory. */
+    const int kin = m->outer - 1 - (strip > 0);
+    const int64_t n1 = kin >= 0 ? count[kin] : 1, n2 = kin >= 1 ? count[kin - 1] : 1;
+    const int64_t ss1 = kin >= 0 ? m->src_step[kin] : 0, ds1 = kin >= 0 ? m->dst_step[kin] : 0;
+    const int64_t ss2 = kin >= 1 ? m->src_step[kin - 1] : 0;
+    const int64_t ds2 = kin >= 1 ? m->dst_step[kin - 1] : 0;
 #ifdef XS_VTRANSPOSE_SIDE
-        for (int64_t b = 0; b < ahead_bytes; b += 64)  /* past the source's end: dropped */
-            __builtin_prefetch((const void *)((uintptr_t)src + (uintptr_t)(ahead + b)));
-        if (strip) xs_sweep(m, src, dst, count, size, strip, w);
-        else
+    const int64_t nj = count[m->outer], ni = width ? width : count[m->outer + 1];
+    const int64_t ssi = m->src_step[m->outer + 1], dsj = m->dst_step[m->outer];
+    /* Lined rows that go on along kin - 1 (its step in the result their
+     * length), at most XS_HELD moves along kin: move a along kin keeps slot
+     * a, and its rows go on from the move before along kin - 1, with no
+     * slot looked up (xs_held_at); flushed from slot 0 on. */
+    const int by_axis = rows == XS_ROWS_LINED && n1 <= XS_HELD && kin >= 1 && ds2 == ni * size;
+    if (by_axis) w->rows->turn = 0;
+#else
+    (void)rows;
 #endif
-            xs_inner(m, src, dst, count, size, w, inverse, width);
-        int k = m->outer - 1 - (strip > 0);
+    for (;;) {
+        const char *sb = src;
+        char *db = dst;
+        for (int64_t b = 0; b < n2; b++, sb += ss2, db += ds2) {
+            const char *s = sb;
+            char *d = db;
+            for (int64_t a = 0; a < n1; a++, s += ss1, d += ds1) {
+#ifdef XS_VTRANSPOSE_SIDE
+                for (int64_t c = 0; c < ahead_bytes; c += 64)  /* past the source's end: dropped */
+                    __builtin_prefetch((const void *)((uintptr_t)s + (uintptr_t)(ahead + c)));
+                if (rows == XS_ROWS_ON_LINES) xs_deinterleave_lined(s, d, nj, ni, ssi, dsj, size);
+                else if (rows == XS_ROWS_LINED)
+                    xs_lined_move(s, d, ni, nj, size, w->rows, by_axis ? (int)a : -1,
+                                  b > 0 ? s - ss2 + ni * nj * size : NULL);
+                else if (strip) xs_sweep(m, s, d, count, size, strip, w);
+                else
+#endif
+                    xs_inner(m, s, d, count, size, w, inverse, width);
+            }
+        }
+        int k = kin - 2;
         for (; k >= 0; k--) {
             src += m->src_step[k];
             dst += m->dst_step[k];
@@ -830,7 +916,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
 #ifdef XS_VTRANSPOSE_SIDE
     if (m->stream) {
         xs_lines_flush_all(w);
-        if (inverse) xs_held_flush(w->rows, size);
+        if (inverse && rows != XS_ROWS_ON_LINES) xs_held_flush(w->rows, size);
         xs_joint_flush(w);
         xs_vfence();  /* streamed stores reach memory before the caller reads it */
     }
@@ -852,25 +938,64 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
  * moves into rows on lines (37.4 to 35.2 into rows 2 bytes past a line;
  * callgrind, a C probe of the range); on an AMD EPYC Zen 3, where this
  * is bound by memory, 10.9-12.0 to 10.1-10.7 ms aligned, alike off a line
- * (medians of 11 rounds, three alternations). */
+ * (medians of 11 rounds, three alternations).
+ * Each xs_rows in a frame of its own besides (XS_RANGE_INVERSE), whose
+ * loops hold only its moves, and with the steps of the two innermost axes
+ * in locals (xs_range_moves). In a C probe of the range's moves of
+ * bf16[4096,8192]{1,0:T(8,128)(2,1)} from_linear (AMD EPYC Zen 3, avx2,
+ * one thread, medians of 11 rounds), the same moves took 11.0-11.5 ms
+ * stepped by the odometer (its index in memory) against 8.3-9.3 in nested
+ * loops with their steps in registers, for 1% more instructions
+ * (callgrind); and the frame shared by every xs_rows kept its moves'
+ * pointers and counts in memory. Loads of what the move before stored
+ * seem to wait behind its non-temporal stores there. The library, two
+ * runs taking turns, 2 to 48 bytes past a line: bf16 (2,1) tiles 12.3-12.9
+ * -> 9.6-10.3 ms aligned and 13.2-15.7 -> 10.9-11.5 off a line; s8 (4,1)
+ * tiles 12.5-12.6 -> 9.0-9.9 and 14.4-16.5 -> 10.9-13.3. Lined moves
+ * that take their slot from their place along the innermost axis
+ * (by_axis) took 11.2-11.6 ms against 11.7-12.4 with their slot looked
+ * up (bf16 16 bytes past a line, the probe, three runs taking turns). */
 static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
-                                              ptrdiff_t stop, const int size, xs_lines *w) {
-    _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
-    xs_held rows;
+                                              ptrdiff_t stop, const int size, xs_lines *w,
+                                              const int rows) {
     const int64_t ni = m->count[m->outer + 1];
-    const int lined = ni > 0 && ni * size % 64 == 0 && m->dst_step[m->outer] % 64 == 0 &&
-                      (uintptr_t)m->dst % size == 0;
-    xs_held_init(&rows, stage, m->dst_step[m->outer], (int)m->count[m->outer], lined);
-    w->rows = &rows;
-    if (ni == 128 && m->split != m->outer + 1)  /* (a split axis counts a chunk's rows) */
-        xs_range_moves(m, start, stop, size, w, 1, 128);
-    else xs_range_moves(m, start, stop, size, w, 1, 0);
+    /* 128 a constant (a split axis counts a chunk's rows) */
+    const int width = ni == 128 && m->split != m->outer + 1;
+    if (rows == XS_ROWS_ON_LINES) {
+        if (width) xs_range_moves(m, start, stop, size, w, 1, 128, rows);
+        else xs_range_moves(m, start, stop, size, w, 1, 0, rows);
+        return;
+    }
+    _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
+    xs_held held;
+    xs_held_init(&held, stage, m->dst_step[m->outer], (int)m->count[m->outer], xs_rows_lined(m));
+    w->rows = &held;
+    if (width) xs_range_moves(m, start, stop, size, w, 1, 128, rows);
+    else xs_range_moves(m, start, stop, size, w, 1, 0, rows);
+}
+
+/* The xs_rows of a streamed inverse interleave (XS_ROWS_ANYWHERE where not
+ * streamed). */
+static inline int xs_rows_of(const xs_move *m) {
+    if (!m->stream) return XS_ROWS_ANYWHERE;
+    for (int k = 0; k <= m->outer; k++)
+        if (m->dst_step[k] % 64) return XS_ROWS_ANYWHERE;
+    if ((uintptr_t)m->dst % 64 == 0) return XS_ROWS_ON_LINES;
+    return xs_rows_lined(m) ? XS_ROWS_LINED : XS_ROWS_ANYWHERE;
 }
 
 #define XS_RANGE_INVERSE(n)                                                                \
     static XS_NOINLINE void xs_range_inverse_##n(const xs_move *m, ptrdiff_t start,       \
                                                  ptrdiff_t stop, xs_lines *w) {           \
-        xs_range_inverse(m, start, stop, n, w);                                           \
+        xs_range_inverse(m, start, stop, n, w, XS_ROWS_ANYWHERE);                         \
+    }                                                                                      \
+    static XS_NOINLINE void xs_range_on_lines_##n(const xs_move *m, ptrdiff_t start,      \
+                                                  ptrdiff_t stop, xs_lines *w) {          \
+        xs_range_inverse(m, start, stop, n, w, XS_ROWS_ON_LINES);                         \
+    }                                                                                      \
+    static XS_NOINLINE void xs_range_lined_##n(const xs_move *m, ptrdiff_t start,         \
+                                               ptrdiff_t stop, xs_lines *w) {             \
+        xs_range_inverse(m, start, stop, n, w, XS_ROWS_LINED);                            \
     }
 XS_RANGE_INVERSE(1)
 XS_RANGE_INVERSE(2)
@@ -885,13 +1010,19 @@ static inline void xs_range_sized(const xs_move *m, ptrdiff_t start, ptrdiff_t s
 #ifdef XS_VTRANSPOSE_SIDE
     const int k = m->outer;
     if (m->kind == XS_MOVE_TRANSPOSE && xs_row_groups(m->count[k], m->src_step[k + 1], size)) {
-        if (size == 1) xs_range_inverse_1(m, start, stop, &w);  /* xs_row_groups: 1, 2 or 4 */
-        else if (size == 2) xs_range_inverse_2(m, start, stop, &w);
-        else xs_range_inverse_4(m, start, stop, &w);
+        const int rows = xs_rows_of(m);  /* xs_row_groups: size 1, 2 or 4 */
+#define XS_RANGE_OF(n)                                                                     \
+    (rows == XS_ROWS_ON_LINES ? xs_range_on_lines_##n                                      \
+     : rows == XS_ROWS_LINED  ? xs_range_lined_##n                                         \
+                              : xs_range_inverse_##n)
+        if (size == 1) XS_RANGE_OF(1)(m, start, stop, &w);
+        else if (size == 2) XS_RANGE_OF(2)(m, start, stop, &w);
+        else XS_RANGE_OF(4)(m, start, stop, &w);
+#undef XS_RANGE_OF
         return;
     }
 #endif
-    xs_range_moves(m, start, stop, size, &w, 0, 0);
+    xs_range_moves(m, start, stop, size, &w, 0, 0, 0);
 }
 
 static void xs_relayout_range(const xs_move *m, ptrdiff_t start, ptrdiff_t stop) {
