@@ -776,7 +776,17 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
  * same code read s8 at avx512 9.8 and 12.2 ms without). On an AMD EPYC
  * Zen 4 (1 MiB of L2, the L1 mode) it cost 14-26% aligned and 3-11% off
  * a line. 4-byte elements lost 3-9% by it there, aligned, and do not
- * prefetch. */
+ * prefetch. On an AMD EPYC Zen 3 (512 KiB of L2, the L1 mode), once each
+ * xs_rows had its frame, it gained at every distance from 2 to 16 moves
+ * (a C probe of the range, s8 (4,1) tiles, medians of 11 rounds, two runs:
+ * 8.9-9.9 -> 7.7-8.9 ms aligned, 11.3-12.9 -> 9.7-10.7 at 16 and 32 bytes
+ * past a line; bf16 (2,1) tiles 9.9-10.3 -> 9.0-9.5 and 10.5-11.2 ->
+ * 8.6-9.4), and XLASHAPE_PREFETCH=l2 took the library's from_linear off a
+ * line to 0.98-1.04x its aligned time for bf16 and 1.09-1.21x for s8
+ * (against 1.10-1.23 and 1.22-1.36 without), costing ravel of 10^7 rows
+ * 1.12-1.16 -> 1.05-1.13 of a copy (benchmarks/large_batch.py, one run).
+ * It stays out of the L1 mode until the Zen 4's loss is measured again
+ * with these frames. */
 static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     *bytes = 0;
