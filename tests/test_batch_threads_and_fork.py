@@ -7,22 +7,10 @@ import pytest
 from oracles import numpy_ravel
 
 import xlashape as xs
-from xlashape.core import _batch
 from xlashape.linear import packing
 
 DIMS = (3, 4, 5)
 ROWS = np.array([[0, 0, 0], [2, 3, 4], [1, 2, 3], [2, 0, 4], [1, 1, 1]])
-
-
-@pytest.fixture
-def every_split():
-    """Every call large enough splits over as many threads as it asks, past
-    the CPUs too (handing out counted as free), whatever the machine's load."""
-    limit = _batch.set_cpu_limit(64)
-    _batch._set_handoff_costs(0, 0)
-    yield
-    _batch._set_handoff_costs(-1, -1)
-    _batch.set_cpu_limit(limit)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3, 7])

@@ -410,14 +410,18 @@ def test_from_linear_into_out_at_every_alignment(level, text, stream):
     from_linear_at_every_alignment(text, stream, None)
 
 
-# Runs of plain tiles in the source's order on one thread and two: rows
-# shorter than a line (ends staged, then set aside or taken back), several
-# tile rows a range, and one tile row of many tiles, which threads split
-# along its tiles. Then the inverse interleaves, whose moves step their two
-# innermost axes apart from the others: arrays of rank 3 (three axes and
-# more outside each move), one tile row split along its tiles, and rows
-# that start on lines at every offset of the first (every move's rows on
-# lines, or all the same bytes past one).
+# Runs of plain tiles in the source's order on one thread and two (every
+# box of 16 KiB or more split): rows shorter than a line (ends staged, then
+# set aside or taken back), several tile rows a range, and one tile row of
+# many tiles, which threads split along its tiles. Then the inverse
+# interleaves, whose moves step their two innermost axes apart from the
+# others, in a frame for where their rows start (every move's on lines, all
+# the same bytes past one, or anywhere): arrays of rank 3 (three axes and
+# more outside each move), their rows going on from tile to tile or (padded
+# tiles along the rows) not, and more than 8 moves a tile (32-row tiles);
+# one tile row split along its tiles, or (4-row tiles: no axis outside the
+# move) along its rows, whose chunks after the first start on lines; and
+# one tile row of one tile a move, split along the tile rows' axis.
 SOURCE_ORDER = (
     "f32[16,40]{1,0:T(8,8)}",
     "s8[16,100]{1,0:T(8,16)}",
@@ -426,15 +430,20 @@ SOURCE_ORDER = (
     "f32[8,8192]{1,0:T(8,128)}",
     "bf16[3,16,512]{2,1,0:T(8,128)(2,1)}",
     "s8[2,24,384]{2,1,0:T(8,128)(4,1)}",
+    "bf16[3,20,256]{2,1,0:T(8,128)(2,1)}",
+    "bf16[2,64,256]{2,1,0:T(32,128)(2,1)}",
+    "bf16[2,20,300]{2,1,0:T(8,128)(2,1)}",
     "bf16[8,4096]{1,0:T(8,128)(2,1)}",
     "s8[8,4096]{1,0:T(8,128)(4,1)}",
-    "bf16[2,20,300]{2,1,0:T(8,128)(2,1)}",
+    "s8[4,8192]{1,0:T(4,128)(4,1)}",
+    "bf16[4,4096]{1,0:T(4,128)(4,1)}",
+    "bf16[64,128]{1,0:T(8,128)(2,1)}",
 )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("text", SOURCE_ORDER)
-def test_runs_in_the_source_order_at_every_alignment(level, text, threads):
+def test_runs_in_the_source_order_at_every_alignment(level, text, threads, every_split):
     from_linear_at_every_alignment(text, True, threads)
 
 

@@ -845,10 +845,10 @@ static inline void xs_sweep(const xs_move *m, const char *src, char *dst, const 
  * bytes past one; or anywhere. */
 enum xs_rows { XS_ROWS_ANYWHERE = 0, XS_ROWS_ON_LINES = 1, XS_ROWS_LINED = 2 };
 
-/* Whether an inverse interleave's rows are lined: each a whole number of
- * lines long, and the rows of a move a whole number of lines apart. */
-static inline int xs_rows_lined(const xs_move *m) {
-    const int64_t ni = m->count[m->outer + 1];
+/* Whether an inverse interleave's rows of ni elements (a range's: fewer
+ * where split along them) are lined: each a whole number of lines long,
+ * and the rows of a move a whole number of lines apart. */
+static inline int xs_rows_lined(const xs_move *m, const int64_t ni) {
     return ni > 0 && ni * m->size % 64 == 0 && m->dst_step[m->outer] % 64 == 0 &&
            (uintptr_t)m->dst % m->size == 0;
 }
@@ -886,9 +886,9 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
     /* Lined rows that go on along kin - 1 (its step in the result their
      * length), at most XS_HELD moves along kin: move a along kin keeps slot
      * a, and its rows go on from the move before along kin - 1, with no
-     * slot looked up (xs_held_at); flushed from slot 0 on. */
+     * slot looked up (xs_held_at); no slot is taken in turn, so the flush
+     * at the end goes from slot 0 on. */
     const int by_axis = rows == XS_ROWS_LINED && n1 <= XS_HELD && kin >= 1 && ds2 == ni * size;
-    if (by_axis) w->rows->turn = 0;
 #else
     (void)rows;
 #endif
@@ -978,20 +978,25 @@ static XS_ALWAYS_INLINE void xs_range_inverse(const xs_move *m, ptrdiff_t start,
     }
     _Alignas(XS_HELD_GAP) char stage[XS_HELD][4 * XS_HELD_GAP];
     xs_held held;
-    xs_held_init(&held, stage, m->dst_step[m->outer], (int)m->count[m->outer], xs_rows_lined(m));
+    const int64_t range_ni = m->split == m->outer + 1 ? (int64_t)(stop - start) : ni;
+    xs_held_init(&held, stage, m->dst_step[m->outer], (int)m->count[m->outer],
+                 xs_rows_lined(m, range_ni));
     w->rows = &held;
     if (width) xs_range_moves(m, start, stop, size, w, 1, 128, rows);
     else xs_range_moves(m, start, stop, size, w, 1, 0, rows);
 }
 
 /* The xs_rows of a streamed inverse interleave (XS_ROWS_ANYWHERE where not
- * streamed). */
+ * streamed). Split along its rows (a move with no outer axis), a box's
+ * chunks after the first start on lines (relayout_run.c, line_groups), so
+ * that its rows are lined only where they start on lines too. */
 static inline int xs_rows_of(const xs_move *m) {
     if (!m->stream) return XS_ROWS_ANYWHERE;
     for (int k = 0; k <= m->outer; k++)
         if (m->dst_step[k] % 64) return XS_ROWS_ANYWHERE;
     if ((uintptr_t)m->dst % 64 == 0) return XS_ROWS_ON_LINES;
-    return xs_rows_lined(m) ? XS_ROWS_LINED : XS_ROWS_ANYWHERE;
+    return m->split <= m->outer && xs_rows_lined(m, m->count[m->outer + 1]) ? XS_ROWS_LINED
+                                                                             : XS_ROWS_ANYWHERE;
 }
 
 #define XS_RANGE_INVERSE(n)                                                                \
