@@ -722,22 +722,11 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 /* -- a move ------------------------------------------------------------------ */
 
 
-/* One move; ``inverse`` (a compile-time constant): the moves are an
- * inverse interleave (xs_range_inverse), its rows staged where streamed
- * into rows that do not start on lines, ``width`` elements long where a
- * compile-time constant (0: their count). */
+/* One move (an inverse interleave's: xs_range_moves). */
 static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *dst,
-                                      const int64_t *count, const int size, xs_lines *w,
-                                      const int inverse, const int64_t width) {
-    (void)w, (void)inverse, (void)width;
+                                      const int64_t *count, const int size, xs_lines *w) {
+    (void)w;
     int k = m->outer;
-#ifdef XS_VTRANSPOSE_SIDE
-    if (inverse) {  /* every move a transpose (xs_range_sized) */
-        xs_deinterleave(src, dst, count[k], width ? width : count[k + 1], m->src_step[k + 1],
-                        m->dst_step[k], size, m->stream, w->rows);
-        return;
-    }
-#endif
     switch (m->kind) {
     case XS_MOVE_RUN:
 #ifdef XS_VTRANSPOSE_SIDE
@@ -853,9 +842,11 @@ static inline int xs_rows_lined(const xs_move *m, const int64_t ni) {
            (uintptr_t)m->dst % m->size == 0;
 }
 
-/* The moves from ``start`` to ``stop`` along the split axis, with ``w``
- * (``inverse``, ``width``: as xs_inner's, the source prefetched by
- * xs_inverse_ahead; ``rows``: an inverse's xs_rows, a constant). */
+/* The moves from ``start`` to ``stop`` along the split axis, with ``w``;
+ * ``inverse`` (a constant): the moves are an inverse interleave
+ * (xs_range_inverse), its source prefetched by xs_inverse_ahead, its rows
+ * ``width`` elements long where a constant (0: their count), and
+ * ``rows`` its xs_rows (a constant). */
 static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
                                             ptrdiff_t stop, const int size, xs_lines *w,
                                             const int inverse, const int64_t width,
@@ -890,7 +881,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
      * at the end goes from slot 0 on. */
     const int by_axis = rows == XS_ROWS_LINED && n1 <= XS_HELD && kin >= 1 && ds2 == ni * size;
 #else
-    (void)rows;
+    (void)inverse, (void)width, (void)rows;
 #endif
     for (;;) {
         const char *sb = src;
@@ -906,10 +897,11 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
                 else if (rows == XS_ROWS_LINED)
                     xs_lined_move(s, d, ni, nj, size, w->rows, by_axis ? (int)a : -1,
                                   b > 0 ? s - ss2 + ni * nj * size : NULL);
+                else if (inverse) xs_deinterleave(s, d, nj, ni, ssi, dsj, size, m->stream, w->rows);
                 else if (strip) xs_sweep(m, s, d, count, size, strip, w);
                 else
 #endif
-                    xs_inner(m, s, d, count, size, w, inverse, width);
+                    xs_inner(m, s, d, count, size, w);
             }
         }
         int k = kin - 2;
