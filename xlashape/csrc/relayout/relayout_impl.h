@@ -753,33 +753,34 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
 /* How many bytes on (0: none) a streamed inverse interleave of 1- or
  * 2-byte elements asks for the source of the move 16 moves on along the
  * innermost outer axis (which the driver leaves in the source's order),
- * and how many bytes of it (*bytes): in the L2 prefetch mode alone
- * (kernels_common.h), which xlashape.cpu picks for cores with 2 MiB of L2
- * or more. from_linear, 64 MB, one thread, at 0, 2 and 16 bytes past a
- * line, against none: on an Intel Xeon (model 207, 2 MiB of L2), avx512,
- * s8 (4,1) tiles 12.2 -> 6.6-7.1 ms aligned and 14.0-14.4 -> 7.5-8.0 off
- * a line, bf16 (2,1) 9.4-11.1 -> 8.0-8.3 and 10.8-11.8 -> 7.3-9.5 (avx2:
- * s8 9.6-9.9 -> 7.2-9.4, bf16 9.3-10.6 -> 8.4-9.0); prefetcht1 read
- * alike or lost (s8 at avx512 6.9-9.7 aligned), and 16-byte steps lost
- * or read alike with either (a busy 16-core machine: one run apart, the
- * same code read s8 at avx512 9.8 and 12.2 ms without). On an AMD EPYC
- * Zen 4 (1 MiB of L2, the L1 mode) it cost 14-26% aligned and 3-11% off
- * a line. 4-byte elements lost 3-9% by it there, aligned, and do not
- * prefetch. On an AMD EPYC Zen 3 (512 KiB of L2, the L1 mode), once each
- * xs_rows had its frame, it gained at every distance from 2 to 16 moves
- * (a C probe of the range, s8 (4,1) tiles, medians of 11 rounds, two runs:
- * 8.9-9.9 -> 7.7-8.9 ms aligned, 11.3-12.9 -> 9.7-10.7 at 16 and 32 bytes
- * past a line; bf16 (2,1) tiles 9.9-10.3 -> 9.0-9.5 and 10.5-11.2 ->
- * 8.6-9.4), and XLASHAPE_PREFETCH=l2 took the library's from_linear off a
- * line to 0.98-1.04x its aligned time for bf16 and 1.09-1.21x for s8
- * (against 1.10-1.23 and 1.22-1.36 without), costing ravel of 10^7 rows
- * 1.12-1.16 -> 1.05-1.13 of a copy (benchmarks/large_batch.py, one run).
- * It stays out of the L1 mode until the Zen 4's loss is measured again
- * with these frames. */
+ * and how many bytes of it (*bytes): where xs_prefetch_inverse says so
+ * (driver/dispatch.c: the L2 prefetch mode, which xlashape.cpu picks for
+ * cores with 2 MiB of L2 or more, and the L1 mode on a CPU whose best
+ * level is avx2). from_linear, 64 MB, one thread, at 0, 2 and 16 bytes
+ * past a line, against none: on an Intel Xeon (model 207, 2 MiB of L2),
+ * avx512, s8 (4,1) tiles 12.2 -> 6.6-7.1 ms aligned and 14.0-14.4 ->
+ * 7.5-8.0 off a line, bf16 (2,1) 9.4-11.1 -> 8.0-8.3 and 10.8-11.8 ->
+ * 7.3-9.5 (avx2: s8 9.6-9.9 -> 7.2-9.4, bf16 9.3-10.6 -> 8.4-9.0);
+ * prefetcht1 read alike or lost (s8 at avx512 6.9-9.7 aligned), and
+ * 16-byte steps lost or read alike with either (a busy 16-core machine:
+ * one run apart, the same code read s8 at avx512 9.8 and 12.2 ms
+ * without). On an AMD EPYC Zen 4 (1 MiB of L2, the L1 mode, avx512 and
+ * AVX-512 its best level) it cost 14-26% aligned and 3-11% off a line,
+ * before each xs_rows had its frame. 4-byte elements lost 3-9% by it
+ * there, aligned, and do not prefetch. On an AMD EPYC Zen 3 (AVX2 its
+ * best level, 512 KiB of L2, the L1 mode), once each xs_rows had its
+ * frame, it gained at every distance from 1 to 16 moves (a C probe of
+ * the range, s8 (4,1) tiles, medians of 11 rounds, two runs: 8.9-9.9 ->
+ * 7.7-8.9 ms aligned, 11.3-12.9 -> 9.7-10.7 at 16 and 32 bytes past a
+ * line; bf16 (2,1) tiles 9.9-10.3 -> 9.0-9.5 and 10.5-11.2 -> 8.6-9.4).
+ * In the library there, two runs at 0, 2, 16 and 32 bytes past a line,
+ * 16 moves ahead read best: bf16 off a line 0.97-1.01x its aligned time
+ * (1 and 2 moves: 0.96-1.24, 0.97-1.09; none 1.16-1.24), s8 1.09-1.15x
+ * (1.13-1.26, 1.15-1.32; none 1.16-1.42). */
 static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     *bytes = 0;
-    if (!m->stream || k == 0 || size > 2 || xs_prefetch_mode() != XS_PREFETCH_L2) return 0;
+    if (!m->stream || k == 0 || size > 2 || !xs_prefetch_inverse()) return 0;
     *bytes = m->count[k + 1] * m->src_step[k + 1];
     return 16 * m->src_step[k - 1];
 }
