@@ -38,10 +38,10 @@ more, ``"l1"`` (2 KiB ahead, into L1) on others, or ``"off"``. The
 environment variable ``XLASHAPE_PREFETCH`` (one of the modes) sets it
 instead, and :func:`set_prefetch` changes it at run time. Neither ever
 changes a result. ``python benchmarks/large_batch.py`` times each mode on
-the machine it runs on. In the ``"l2"`` mode, and in the ``"l1"`` mode on
-a CPU whose best level is ``"avx2"`` (x86-64 without AVX-512), a streamed
-relayout of ``(2,1)`` or ``(4,1)`` tiles of 1- or 2-byte elements back to
-row-major order asks for its source ahead too.
+the machine it runs on. In the ``"l2"`` mode, and in the ``"l1"`` mode at
+the ``"avx2"`` level, a streamed relayout of ``(2,1)`` or ``(4,1)`` tiles
+of 1- or 2-byte elements back to row-major order asks for its source ahead
+too.
 """
 
 from __future__ import annotations

@@ -357,27 +357,11 @@ void xs_set_align_bytes(int64_t bytes) { align_from = (double)bytes; }
 int64_t xs_align_bytes(void) { return (int64_t)align_from; }
 
 /* How the ravel loops over rows prefetch (kernels_common.h, enum
- * xs_prefetch): set at import from the CPU's L2 (xlashape/cpu.py). With
- * it, whether the relayouts' streamed inverse interleaves prefetch their
- * source (relayout_impl.h, xs_inverse_ahead): in the L2 mode, and in the
- * L1 mode where the CPU's best level is avx2, whichever level runs. There
- * it gained on an AMD EPYC Zen 3 (AVX2 its best level) and cost an AMD
- * EPYC Zen 4 (AVX-512) 14-26% aligned (measured before each xs_rows had
- * its frame; the figures are xs_inverse_ahead's). */
+ * xs_prefetch): set at import from the CPU's L2 (xlashape/cpu.py). */
 static int prefetch_mode = XS_PREFETCH_L1;
-static int prefetch_inverse = 0;
 
-void xs_set_prefetch_mode(int mode) {
-    prefetch_mode = mode;
-#if XS_X86_DISPATCH
-    prefetch_inverse = mode == XS_PREFETCH_L2 ||
-                       (mode == XS_PREFETCH_L1 && xs_best_level() == XS_LEVEL_avx2);
-#else
-    prefetch_inverse = mode == XS_PREFETCH_L2;
-#endif
-}
+void xs_set_prefetch_mode(int mode) { prefetch_mode = mode; }
 int xs_prefetch_mode(void) { return prefetch_mode; }
-int xs_prefetch_inverse(void) { return prefetch_inverse; }
 
 /* Whether the pages holding ``at`` are all in memory (on Linux; elsewhere
  * assumed so). A result in pages not yet touched (a fresh np.empty, or a

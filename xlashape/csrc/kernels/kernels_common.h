@@ -60,17 +60,14 @@ enum xs_store { XS_STORE_PLAIN = 0, XS_STORE_ALIGNED = 1, XS_STORE_STREAM = 2 };
  *   cores with an L2 under 2 MiB that the L1 mode serves now (Zen 3,
  *   Intel's older server cores).
  * The relayouts' streamed inverse interleaves of 1- and 2-byte elements
- * prefetch their source in the L2 mode, and in the L1 mode on a CPU whose
- * best level is avx2 (driver/dispatch.c, xs_prefetch_inverse). */
+ * prefetch their source in the L2 mode, and in the L1 mode at a level that
+ * defines XS_VINVERSE_AHEAD (relayout_impl.h, xs_inverse_ahead). */
 enum xs_prefetch { XS_PREFETCH_OFF = 0, XS_PREFETCH_L1 = 1, XS_PREFETCH_L2 = 2 };
 #define XS_PREFETCH_L1_AHEAD 2048
 #define XS_PREFETCH_L2_AHEAD 8192
 
-/* The mode set by xlashape.cpu (driver/dispatch.c holds it), and whether
- * the relayouts' streamed inverse interleaves prefetch their source in it
- * (relayout_impl.h, xs_inverse_ahead). */
+/* The mode set by xlashape.cpu (driver/dispatch.c holds it). */
 int xs_prefetch_mode(void);
-int xs_prefetch_inverse(void);
 
 /* The prefetch of a call that stores by ``store``: none where its results
  * stay in L2, and so its input in cache. */

@@ -47,7 +47,7 @@
  * - Its inverse (xs_deinterleave) keeps the source's order, in which a
  *   tile's rows go on a tile's moves later. Into rows that start on
  *   lines it streams them directly, 32 bytes of each row a step (4 rows
- *   staged a line at a time, xs_deinterleave4_lines). Into rows that do
+ *   staged a line at a time, xs_deinterleave_rows_lines). Into rows that do
  *   not, where each row of a move is whole lines long and the rows are
  *   whole lines apart (the tilings of the bench), each row's lines are
  *   split straight from the move's bytes, read as far early as the rows
@@ -496,25 +496,30 @@ static inline void xs_joint_flush(xs_lines *w) {
     w->joint = NULL;
 }
 
-/* A streamed inverse interleave of 4 rows into rows that start on lines:
- * staged in L1, XS_DSTAGE bytes of each row at a time, so that each row's
- * lines go out whole, one after another, where the interleave's own
- * non-temporal stores write 16 bytes of 4 lines in turn. Those took
+/* A streamed inverse interleave of ``rows`` rows into rows that start on
+ * lines: staged in L1, XS_DSTAGE bytes of each row at a time, so that each
+ * row's lines go out whole, one after another, where the interleave's own
+ * non-temporal stores write 16 bytes of ``rows`` lines in turn. Those took
  * 1.2-2.1x as long for s8[8192,8192]{1,0:T(8,128)(4,1)} from_linear (AMD
  * EPYC Zen 4, avx2 and avx512 kernels, one thread); 2 rows gained nothing
- * so (bf16 (2,1) tiles lost up to 11%). Returns the elements done (whole
- * lines of each row); the caller does the rest. */
+ * so there (bf16 (2,1) tiles lost up to 11%), and are staged only at a
+ * level with XS_VSTAGE_PAIRS: on an AMD EPYC Zen 3 (avx2), bf16[4096,8192]
+ * {1,0:T(8,128)(2,1)} took 6.8-7.5 ms so against 9.3-10.3 (a C probe of
+ * the library's moves, 64 MB, one thread, four runs taking turns).
+ * Returns the elements done (whole lines of each row); the caller does
+ * the rest. */
 #define XS_DSTAGE 512
 
-static XS_ALWAYS_INLINE int64_t xs_deinterleave4_lines(const char *src, char *dst, int64_t dsj,
-                                                       int64_t ni, const int size) {
+static XS_ALWAYS_INLINE int64_t xs_deinterleave_rows_lines(const char *src, char *dst,
+                                                           int64_t dsj, int64_t ni,
+                                                           const int rows, const int size) {
     _Alignas(64) char stage[4][XS_DSTAGE];
     const int64_t per = XS_DSTAGE / size, line = 64 / size;
     int64_t i = 0;
     while (ni - i >= line) {
         const int64_t n = ni - i < per ? (ni - i) / line * line : per;
-        xs_vdeinterleave(src + i * 4 * size, stage[0], XS_DSTAGE, n, 4, size, 0);
-        for (int r = 0; r < 4; r++)
+        xs_vdeinterleave(src + i * rows * size, stage[0], XS_DSTAGE, n, rows, size, 0);
+        for (int r = 0; r < rows; r++)
             for (int64_t b = 0; b < n * size; b += 64)
                 xs_vstore_line_nt(dst + r * dsj + i * size + b, stage[r] + b);
         i += n;
@@ -597,7 +602,9 @@ static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, in
 static XS_ALWAYS_INLINE void xs_deinterleave_lined(const char *src, char *dst, int64_t nj,
                                                    int64_t ni, int64_t ssi, int64_t dsj,
                                                    const int size) {
-    int64_t i = nj == 4 ? xs_deinterleave4_lines(src, dst, dsj, ni, size) : 0;
+    int64_t i = nj == 4   ? xs_deinterleave_rows_lines(src, dst, dsj, ni, 4, size)
+                : XS_VSTAGE_PAIRS ? xs_deinterleave_rows_lines(src, dst, dsj, ni, 2, size)
+                                 : 0;
     i += nj == 2 ? xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 2, size, 1)
                  : xs_vdeinterleave(src + i * ssi, dst + i * size, dsj, ni - i, 4, size, 1);
     xs_transpose_scalar(src + i * ssi, dst + i * size, nj, ni - i, ssi, dsj, size);
@@ -753,11 +760,11 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
 /* How many bytes on (0: none) a streamed inverse interleave of 1- or
  * 2-byte elements asks for the source of the move 16 moves on along the
  * innermost outer axis (which the driver leaves in the source's order),
- * and how many bytes of it (*bytes): where xs_prefetch_inverse says so
- * (driver/dispatch.c: the L2 prefetch mode, which xlashape.cpu picks for
- * cores with 2 MiB of L2 or more, and the L1 mode on a CPU whose best
- * level is avx2). from_linear, 64 MB, one thread, at 0, 2 and 16 bytes
- * past a line, against none: on an Intel Xeon (model 207, 2 MiB of L2),
+ * and how many bytes of it (*bytes): in the L2 prefetch mode, which
+ * xlashape.cpu picks for cores with 2 MiB of L2 or more, and in the L1
+ * mode at a level with XS_VINVERSE_AHEAD (kernels_vec.h: avx2).
+ * from_linear, 64 MB, one thread, at 0, 2 and 16 bytes past a line,
+ * against none: on an Intel Xeon (model 207, 2 MiB of L2),
  * avx512, s8 (4,1) tiles 12.2 -> 6.6-7.1 ms aligned and 14.0-14.4 ->
  * 7.5-8.0 off a line, bf16 (2,1) 9.4-11.1 -> 8.0-8.3 and 10.8-11.8 ->
  * 7.3-9.5 (avx2: s8 9.6-9.9 -> 7.2-9.4, bf16 9.3-10.6 -> 8.4-9.0);
@@ -776,11 +783,15 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
  * In the library there, two runs at 0, 2, 16 and 32 bytes past a line,
  * 16 moves ahead read best: bf16 off a line 0.97-1.01x its aligned time
  * (1 and 2 moves: 0.96-1.24, 0.97-1.09; none 1.16-1.24), s8 1.09-1.15x
- * (1.13-1.26, 1.15-1.32; none 1.16-1.42). */
+ * (1.13-1.26, 1.15-1.32; none 1.16-1.42). With 2 rows staged
+ * (XS_VSTAGE_PAIRS), bf16 at 0 to 48 bytes took 8.2-10.0 ms without it
+ * against 6.2-8.3 with it (a C probe, three runs). */
 static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     *bytes = 0;
-    if (!m->stream || k == 0 || size > 2 || !xs_prefetch_inverse()) return 0;
+    const int mode = xs_prefetch_mode();
+    if (!m->stream || k == 0 || size > 2) return 0;
+    if (mode != XS_PREFETCH_L2 && !(mode == XS_PREFETCH_L1 && XS_VINVERSE_AHEAD)) return 0;
     *bytes = m->count[k + 1] * m->src_step[k + 1];
     return 16 * m->src_step[k - 1];
 }
@@ -936,7 +947,7 @@ static XS_ALWAYS_INLINE void xs_range_moves(const xs_move *m, ptrdiff_t start,
  * out= 2 bytes past a line (s8 (4,1) tiles, to_linear) lost about 30%.
  * Rows 128 elements long (the T(8,128) tilings', and T(4,128)'s) go with
  * that width a constant as well, and the aligned moves' staging
- * (xs_deinterleave4_lines) inlined: s8[8192,8192]{1,0:T(8,128)(4,1)}
+ * (xs_deinterleave_rows_lines) inlined: s8[8192,8192]{1,0:T(8,128)(4,1)}
  * from_linear at avx2 went from 41.0 to 21.0 million instructions in its
  * moves into rows on lines (37.4 to 35.2 into rows 2 bytes past a line;
  * callgrind, a C probe of the range); on an AMD EPYC Zen 3, where this

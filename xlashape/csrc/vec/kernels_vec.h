@@ -89,6 +89,17 @@
  *     Defined (as 1) where the store stream stores a vector by xs_vstore
  *     rather than a memcpy (NEON: GCC 12 copied its struct of two
  *     registers through the stack).
+ * XS_VSTAGE_PAIRS
+ *     1 where a streamed inverse interleave of 2 rows stages them in L1
+ *     and stores their whole lines from there, into rows on lines and off
+ *     them (relayout_impl.h; kernels_vec_x86.h's xs_vdeinterleave_lines),
+ *     as one of 4 rows on lines always does; 0 where those lines go out
+ *     as they are split. A constant.
+ * XS_VINVERSE_AHEAD
+ *     1 where streamed inverse interleaves of 1- and 2-byte elements ask
+ *     for their source ahead in the L1 prefetch mode as well as the L2
+ *     one (relayout_impl.h, xs_inverse_ahead); 0 in the L2 mode alone. A
+ *     constant.
  * XS_VTRANSPOSE_SIDE(size, stream)
  *     The side of the square block that xs_vtranspose moves, for
  *     elements of ``size`` bytes (1, 2, 4 or 8) and a move that streams
@@ -100,8 +111,9 @@
  *     64 / size streamed; AVX-512: 64 / size, whole lines throughout.)
  */
 #if !defined(XS_VL) || !defined(XS_VBYTES) || !defined(XS_VROWS) || !defined(XS_VRAVEL) || \
-    !defined(XS_VTURN_ROWS) || !defined(XS_VTRANSPOSE_SIDE)
-#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R), XS_VRAVEL(R), XS_VTURN_ROWS and XS_VTRANSPOSE_SIDE(size, stream)"
+    !defined(XS_VTURN_ROWS) || !defined(XS_VSTAGE_PAIRS) || !defined(XS_VINVERSE_AHEAD) ||   \
+    !defined(XS_VTRANSPOSE_SIDE)
+#error "a vector level defines XS_VL, XS_VBYTES, XS_VROWS(R), XS_VRAVEL(R), XS_VTURN_ROWS, XS_VSTAGE_PAIRS, XS_VINVERSE_AHEAD and XS_VTRANSPOSE_SIDE(size, stream)"
 #endif
 #define XS_VCONTRACT_LINE_SIDE(size) \
     (XS_VTRANSPOSE_SIDE(size, 1) == 0 || XS_VTRANSPOSE_SIDE(size, 1) == 64 / (size))

@@ -23,6 +23,13 @@
  * 0.70-0.74x as fast turned as stored plainly at 10^5 and 10^6 rows, and
  * 0.92x turned and streamed at 10^7. */
 #define XS_VTURN_ROWS 0
+/* Inverse interleaves of 2 rows staged, and every streamed inverse
+ * interleave's source asked for ahead in the L1 prefetch mode too
+ * (kernels_vec.h): measured on an AMD EPYC Zen 3, whose best level this
+ * is (relayout_impl.h gives the figures); AVX-512 keeps what an AMD EPYC
+ * Zen 4 measured best. */
+#define XS_VSTAGE_PAIRS 1
+#define XS_VINVERSE_AHEAD 1
 
 typedef __m256d xs_vd;
 typedef __m256i xs_vi;

@@ -23,6 +23,11 @@
 /* Rows put on the store stream are turned into aligned slots, one
  * two-vector permute each (kernels_vec.h). */
 #define XS_VTURN_ROWS 1
+/* Inverse interleaves of 2 rows stored as split, their source asked for
+ * ahead in the L2 prefetch mode alone (kernels_vec.h): what an AMD EPYC
+ * Zen 4 measured best (relayout_impl.h). */
+#define XS_VSTAGE_PAIRS 0
+#define XS_VINVERSE_AHEAD 0
 
 typedef __m512d xs_vd;
 typedef __m512i xs_vi;

@@ -1,7 +1,7 @@
 /* xs_vinterleave_joined (kernels_vec.h) by plain stores, through the
  * level's own xs_vinterleave, and xs_vstore_line_blend_nt and
- * xs_vdeinterleave_lines through its xs_vdeinterleave and
- * xs_vstore_line_nt: for the levels that store no
+ * xs_vdeinterleave_lines (kernels_vec_staged_lines.h) through its
+ * xs_vdeinterleave and xs_vstore_line_nt: for the levels that store no
  * interleave past the caches (the portable level and NEON), where there
  * is no 16-byte boundary to keep to. Included by their headers after
  * those operations; not a level of its own. */
@@ -33,34 +33,12 @@ static inline void xs_vstore_line_blend_nt(void *dst, const void *a, const void 
     xs_vstore_line_nt(dst, line);
 }
 
-/* Each row staged behind the 64 bytes before it (split from the run
- * before, where there is one), XS_JOINED_PART bytes of it at a time, then
- * its whole lines stored from the stage; the stage's last o bytes, which
- * begin a line, go before the next part's. */
-#define XS_JOINED_PART 256
+#include "vec/kernels_vec_staged_lines.h"
 
 static inline void xs_vdeinterleave_lines(const char *src, const char *before, char *dst,
                                           int64_t dsj, int64_t ni, const int rows,
                                           const int size, char *head) {
-    _Alignas(64) char stage[4][64 + XS_JOINED_PART];
-    const int64_t o = (int64_t)((uintptr_t)dst & 63), per = XS_JOINED_PART / size;
-    if (before)
-        xs_vdeinterleave(before - 64 * rows, stage[0], (int64_t)sizeof stage[0], 64 / size, rows,
-                         size, 0);
-    for (int64_t i = 0; i < ni; i += per) {
-        const int64_t n = ni - i < per ? ni - i : per, bytes = n * size;
-        xs_vdeinterleave(src + i * rows * size, stage[0] + 64, (int64_t)sizeof stage[0], n, rows,
-                         size, 0);
-        for (int j = 0; j < rows; j++) {
-            char *to = dst - o + j * dsj + i * size;
-            const char *from = stage[j] + 64 - o;
-            for (int64_t m = 0; m + 64 - o <= bytes; m += 64) {
-                if (i + m == 0 && o && !before) memcpy(head + 64 * j, stage[j] + 64, 64);
-                else xs_vstore_line_nt(to + m, from + m);
-            }
-            memcpy(stage[j] + 64 - o, stage[j] + 64 + bytes - o, (size_t)o);
-        }
-    }
+    xs_staged_lines(src, before, dst, dsj, ni, rows, size, head);
 }
 
 #endif

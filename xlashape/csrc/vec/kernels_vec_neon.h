@@ -35,6 +35,8 @@
  * (kernels_vec.h): as at AVX2, the join's table lookups would add to the
  * transpose's own. */
 #define XS_VTURN_ROWS 0
+#define XS_VSTAGE_PAIRS 0
+#define XS_VINVERSE_AHEAD 0
 /* Relayout's blocks, AVX2's sides (so that the portable level of 4 lanes
  * is the reference of these too): 8 for 2- and 4-byte elements, 4 for
  * 8-byte ones, whole lines (64 / size) streamed; each moved by blocks of

@@ -36,6 +36,8 @@
 #define XS_VROWS(R) ((R) == 1 || (R) == 2 || (R) == 4)
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 4)
 #define XS_VTURN_ROWS 0
+#define XS_VSTAGE_PAIRS 1
+#define XS_VINVERSE_AHEAD 1
 #define XS_VTRANSPOSE_SIDE(size, stream) \
     ((size) == 1 ? 0 : (stream) ? 64 / (size) : (size) == 8 ? 4 : 8)
 #define XS_VRAVEL_COLUMN 1
@@ -44,6 +46,8 @@
 #define XS_VROWS(R) ((R) >= 1 && (R) <= 6)
 #define XS_VRAVEL(R) ((R) == 2 || (R) == 3 || (R) == 4 || (R) == 8)
 #define XS_VTURN_ROWS 1
+#define XS_VSTAGE_PAIRS 0
+#define XS_VINVERSE_AHEAD 0
 #define XS_VSTORE_ROWS32 1
 #define XS_VTRANSPOSE_SIDE(size, stream) \
     ((size) == 4 ? 16 : (size) == 8 ? 8 : (size) == 2 ? 32 : 0)

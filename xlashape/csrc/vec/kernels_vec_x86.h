@@ -383,30 +383,6 @@ static XS_ALWAYS_INLINE void xs_x86_lines(const char *src, const char *before, c
     }
 }
 
-/* Each (rows, size) in a frame of its own. */
-#define XS_X86_LINES(rows, size)                                                             \
-    static XS_NOINLINE void xs_x86_lines_##rows##_##size(const char *src, const char *before, \
-                                                          char *dst, int64_t dsj, int64_t ni,  \
-                                                          char *head) {                        \
-        xs_x86_lines(src, before, dst, dsj, ni, rows, size, head);                           \
-    }
-XS_X86_LINES(2, 1)
-XS_X86_LINES(2, 2)
-XS_X86_LINES(2, 4)
-XS_X86_LINES(4, 1)
-XS_X86_LINES(4, 2)
-#undef XS_X86_LINES
-
-static XS_ALWAYS_INLINE void xs_vdeinterleave_lines(const char *src, const char *before,
-                                                    char *dst, int64_t dsj, int64_t ni,
-                                                    const int rows, const int size, char *head) {
-    if (rows == 2 && size == 1) xs_x86_lines_2_1(src, before, dst, dsj, ni, head);
-    else if (rows == 2 && size == 2) xs_x86_lines_2_2(src, before, dst, dsj, ni, head);
-    else if (rows == 2) xs_x86_lines_2_4(src, before, dst, dsj, ni, head);
-    else if (size == 1) xs_x86_lines_4_1(src, before, dst, dsj, ni, head);
-    else xs_x86_lines_4_2(src, before, dst, dsj, ni, head);
-}
-
 /* Two 32-byte non-temporal stores. */
 static inline void xs_vstore_line_nt(void *dst, const void *src) {
     __m256i a = _mm256_loadu_si256((const __m256i *)src);
@@ -446,6 +422,36 @@ static inline void xs_vstore_lines_nt(void *dst, const void *src, int64_t n) {
         n -= 2, d += 128, s += 128;
     }
     if (n) xs_vstore_line_nt(d, s);
+}
+
+#include "vec/kernels_vec_staged_lines.h"
+
+/* Each (rows, size) in a frame of its own: 2 rows staged where the level
+ * has XS_VSTAGE_PAIRS (kernels_vec.h), else split into registers and
+ * stored from there (xs_x86_lines). */
+#define XS_X86_LINES(rows, size)                                                             \
+    static XS_NOINLINE void xs_x86_lines_##rows##_##size(const char *src, const char *before, \
+                                                          char *dst, int64_t dsj, int64_t ni,  \
+                                                          char *head) {                        \
+        if ((rows) == 2 && XS_VSTAGE_PAIRS)                                                   \
+            xs_staged_lines(src, before, dst, dsj, ni, rows, size, head);                    \
+        else xs_x86_lines(src, before, dst, dsj, ni, rows, size, head);                      \
+    }
+XS_X86_LINES(2, 1)
+XS_X86_LINES(2, 2)
+XS_X86_LINES(2, 4)
+XS_X86_LINES(4, 1)
+XS_X86_LINES(4, 2)
+#undef XS_X86_LINES
+
+static XS_ALWAYS_INLINE void xs_vdeinterleave_lines(const char *src, const char *before,
+                                                    char *dst, int64_t dsj, int64_t ni,
+                                                    const int rows, const int size, char *head) {
+    if (rows == 2 && size == 1) xs_x86_lines_2_1(src, before, dst, dsj, ni, head);
+    else if (rows == 2 && size == 2) xs_x86_lines_2_2(src, before, dst, dsj, ni, head);
+    else if (rows == 2) xs_x86_lines_2_4(src, before, dst, dsj, ni, head);
+    else if (size == 1) xs_x86_lines_4_1(src, before, dst, dsj, ni, head);
+    else xs_x86_lines_4_2(src, before, dst, dsj, ni, head);
 }
 
 /* 64 bytes of 0xff then 64 of 0: from 64 - n on, the mask of a line's
