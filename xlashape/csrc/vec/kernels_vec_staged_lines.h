@@ -17,7 +17,7 @@
  * then its whole lines stored from the stage. Those bytes split after the
  * part's own: split before them, or kept from the part before (and for
  * every o), the lines of bf16[4096,8192]{1,0:T(8,128)(2,1)} from_linear
- * took up to 1.5x as long at 32 and 48 bytes past a line as at 2 (a C
+ * took 1.2-1.4x as long at 32 and 48 bytes past a line as at 2 (a C
  * probe of the library's moves, AMD EPYC Zen 3, one thread). */
 #define XS_STAGED_PART 256
 
