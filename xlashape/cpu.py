@@ -69,7 +69,8 @@ __all__ = [
 LEVELS: tuple[str, ...] = tuple(_batch.LEVELS)
 #: How a ravel of rows past a core's L2 prefetches its input: none, 2 KiB
 #: ahead into L1, or 8 KiB ahead into L2 (where the inverse interleaves of
-#: streamed relayouts prefetch their source too).
+#: streamed relayouts prefetch their source too, as they do in the L1 mode
+#: at the avx2 level).
 PREFETCH_MODES: tuple[str, ...] = tuple(_batch.PREFETCH_MODES)
 #: The largest streaming or aligned-slot threshold, in bytes: 2**53.
 MAX_THRESHOLD_BYTES = 2**53

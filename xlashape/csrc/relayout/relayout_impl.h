@@ -46,11 +46,13 @@
  *   piece from two vectors (two shuffles and an or each), 1.07-1.17x.
  * - Its inverse (xs_deinterleave) keeps the source's order, in which a
  *   tile's rows go on a tile's moves later. Into rows that start on
- *   lines it streams them directly, 32 bytes of each row a step (4 rows
- *   staged a line at a time, xs_deinterleave_rows_lines). Into rows that do
- *   not, where each row of a move is whole lines long and the rows are
- *   whole lines apart (the tilings of the bench), each row's lines are
- *   split straight from the move's bytes, read as far early as the rows
+ *   lines it streams them directly, 32 bytes of each row a step (4 rows,
+ *   and 2 at a level with XS_VSTAGE_PAIRS, staged a line at a time,
+ *   xs_deinterleave_rows_lines). Into rows that do not, where each row of
+ *   a move is whole lines long and the rows are whole lines apart (the
+ *   tilings of the bench), each row's lines are split straight from the
+ *   move's bytes (2 rows at a level with XS_VSTAGE_PAIRS staged first,
+ *   kernels_vec_staged_lines.h), read as far early as the rows
  *   are past their lines, the line across a row's start from the bytes
  *   of the row's move before as well (xs_vdeinterleave_lines), whose end
  *   a slot of xs_held keeps for the move that goes on with them; where
@@ -598,7 +600,8 @@ static XS_ALWAYS_INLINE void xs_deinterleave_held(const char *src, char *dst, in
 }
 
 /* A streamed inverse interleave into rows that start on lines: directly,
- * 4 rows staged a line at a time. */
+ * 4 rows (and 2 at a level with XS_VSTAGE_PAIRS) staged a line at a
+ * time. */
 static XS_ALWAYS_INLINE void xs_deinterleave_lined(const char *src, char *dst, int64_t nj,
                                                    int64_t ni, int64_t ssi, int64_t dsj,
                                                    const int size) {

@@ -47,7 +47,8 @@
  * plain C. The x86 levels share those operations' interleaves, line
  * stores and fence (kernels_vec_x86.h); the portable level and NEON, which
  * store no interleave past the caches, share a plain
- * xs_vinterleave_joined, a staged xs_vdeinterleave_lines and a memcpy
+ * xs_vinterleave_joined, a staged xs_vdeinterleave_lines (whose stage,
+ * kernels_vec_staged_lines.h, AVX2 uses for 2 rows) and a memcpy
  * xs_vstore_line_blend_nt (kernels_vec_joined.h).
  */
 #ifndef XLASHAPE_KERNELS_VEC_CONTRACT_H
@@ -90,11 +91,12 @@
  *     rather than a memcpy (NEON: GCC 12 copied its struct of two
  *     registers through the stack).
  * XS_VSTAGE_PAIRS
- *     1 where a streamed inverse interleave of 2 rows stages them in L1
- *     and stores their whole lines from there, into rows on lines and off
- *     them (relayout_impl.h; kernels_vec_x86.h's xs_vdeinterleave_lines),
- *     as one of 4 rows on lines always does; 0 where those lines go out
- *     as they are split. A constant.
+ *     1 where a streamed inverse interleave of 2 rows into rows on lines
+ *     stages them in L1 and stores their whole lines from there
+ *     (relayout_impl.h), as one of 4 rows always does, and on x86 into
+ *     rows off lines as well (kernels_vec_x86.h's xs_vdeinterleave_lines,
+ *     which otherwise stores them from the registers that split them); 0
+ *     where 2 rows on lines go out as they are split. A constant.
  * XS_VINVERSE_AHEAD
  *     1 where streamed inverse interleaves of 1- and 2-byte elements ask
  *     for their source ahead in the L1 prefetch mode as well as the L2
