@@ -506,7 +506,7 @@ static inline void xs_joint_flush(xs_lines *w) {
  * EPYC Zen 4, avx2 and avx512 kernels, one thread); 2 rows gained nothing
  * so there (bf16 (2,1) tiles lost up to 11%), and are staged only at a
  * level with XS_VSTAGE_PAIRS: on an AMD EPYC Zen 3 (avx2), bf16[4096,8192]
- * {1,0:T(8,128)(2,1)} took 6.8-7.5 ms so against 9.3-10.3 (a C probe of
+ * {1,0:T(8,128)(2,1)} took 6.8-7.5 ms so against 9.9-10.3 (a C probe of
  * the library's moves, 64 MB, one thread, four runs taking turns).
  * Returns the elements done (whole lines of each row); the caller does
  * the rest. */
@@ -732,7 +732,8 @@ static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t 
 /* -- a move ------------------------------------------------------------------ */
 
 
-/* One move (an inverse interleave's: xs_range_moves). */
+/* One move of its kind (m->kind), where xs_range_moves makes it neither an
+ * inverse interleave's nor a sweep's. */
 static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *dst,
                                       const int64_t *count, const int size, xs_lines *w) {
     (void)w;
@@ -786,9 +787,10 @@ static XS_ALWAYS_INLINE void xs_inner(const xs_move *m, const char *src, char *d
  * In the library there, two runs at 0, 2, 16 and 32 bytes past a line,
  * 16 moves ahead read best: bf16 off a line 0.97-1.01x its aligned time
  * (1 and 2 moves: 0.96-1.24, 0.97-1.09; none 1.16-1.24), s8 1.09-1.15x
- * (1.13-1.26, 1.15-1.32; none 1.16-1.42). With 2 rows staged
- * (XS_VSTAGE_PAIRS), bf16 at 0 to 48 bytes took 8.2-10.0 ms without it
- * against 6.2-8.3 with it (a C probe, three runs). */
+ * (1.13-1.26, 1.15-1.32; none 1.16-1.42). With 2 rows staged, bf16 at 0
+ * to 48 bytes took 8.2-10.0 ms without it against 6.2-8.3 with it (a C
+ * probe of the moves in plain loops, staged as kernels_vec_staged_lines.h
+ * was before its last change, three runs). */
 static inline int64_t xs_inverse_ahead(const xs_move *m, const int size, int64_t *bytes) {
     const int k = m->outer;
     *bytes = 0;

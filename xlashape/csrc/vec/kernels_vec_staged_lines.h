@@ -14,11 +14,13 @@
 /* Each row staged XS_STAGED_PART bytes at a time, with the 32 bytes before
  * them (64 where its lines start more than 32 bytes past a line) split
  * again from the run before (``before``, or the part before) behind them,
- * then its whole lines stored from the stage. Those bytes split after the
- * part's own: split before them, or kept from the part before (and for
- * every o), the lines of bf16[4096,8192]{1,0:T(8,128)(2,1)} from_linear
- * took 1.2-1.4x as long at 32 and 48 bytes past a line as at 2 (a C
- * probe of the library's moves, AMD EPYC Zen 3, one thread). */
+ * after the part's own, then its whole lines stored from the stage. With
+ * the 64 bytes before split first and the part before's last bytes carried
+ * by memcpy (this header's earlier form), bf16[4096,8192]
+ * {1,0:T(8,128)(2,1)} from_linear took 1.13-1.31x as long at 32 and 48
+ * bytes past a line as at 2 in seven runs of eight (0.88x in the
+ * eighth); in this form, 0.98-1.05x in four (a C probe of the library's
+ * moves, AMD EPYC Zen 3, avx2, one thread). */
 #define XS_STAGED_PART 256
 
 static XS_ALWAYS_INLINE void xs_staged_lines(const char *src, const char *before, char *dst,
