@@ -755,28 +755,19 @@ def test_interleave(level, data):
 @pytest.mark.parametrize("level", levels_for())
 @given(data=st.data())
 def test_interleave_joined(level, data):
-    """The interleave into a dst d bytes past a 16-byte boundary: all of it
-    but its last d bytes, and, joined, the d bytes before it from the
-    carry's last d; its last 16 bytes left in the carry (out's last 16
-    bytes, which begin as in's 16 at ``frm``)."""
-    rows, size, _, nj, _ = interleave_args(data)
-    at = 16 * data.draw(st.integers(1, 64)) + size * data.draw(st.integers(0, 16 // size - 1))
-    d, joined = at % 16, data.draw(st.booleans())
+    """Runs one after another, each of the rows' next nj columns, the first
+    at any element offset in any line and the rest joined to the run
+    before, then the carry's bytes written as the caller writes them: the
+    rows' runs * nj columns interleaved from ``at``, and nothing else."""
+    rows, size, _, _, _ = interleave_args(data)
+    nj = 16 // size * data.draw(st.integers(0, 12))
+    runs = data.draw(st.integers(1, 4))
+    at = 64 * data.draw(st.integers(0, 4)) + size * data.draw(st.integers(0, 64 // size - 1))
     raw, ssi = random_bytes(data), data.draw(st.integers(0, 1024))
-    frm = data.draw(st.integers(0, vc.IN_BYTES - 16))
-    n, out, _, _ = run(level, "xs_vinterleave_joined", raw,
-                       [rows, size, ssi, nj, at, int(joined), frm])
-    assert n == nj - nj % (16 // size)
-    carry = raw[frm:frm + 16]
-    run_bytes = np.frombuffer(rows_of(raw, ssi, rows, n, size).T.tobytes(), dtype=np.uint8)
-    want = np.full(vc.OUT_BYTES, FILL, dtype=np.uint8)
-    want[-16:] = carry
-    if n:
-        want[at:at + run_bytes.size - d] = run_bytes[:run_bytes.size - d]
-        want[-16:] = run_bytes[-16:]
-        if joined:
-            want[at - d:at] = carry[16 - d:]
-    assert np.array_equal(out, want)
+    n, out, _, _ = run(level, "xs_vinterleave_joined", raw, [rows, size, ssi, nj, at, runs])
+    assert n == nj
+    arr = rows_of(raw, ssi, rows, runs * nj, size)
+    assert np.array_equal(out, written(at, 0, [arr.T.reshape(-1)]))
 
 
 @pytest.mark.parametrize("level", levels_for())

@@ -43,10 +43,12 @@
  *                              returns its side, XS_VTRANSPOSE_SIDE (0: nothing moved)
  *   xs_vinterleave             [0] rows, [1] size, [2] stream, [3] ssi, [4] nj, [5] byte
  *                              offset of dst in out (src = in); returns n
- *   xs_vinterleave_joined      [0] rows, [1] size, [2] ssi, [3] nj, [4] byte offset of
- *                              dst in out (src = in), [5] joined, [6] byte offset in in
- *                              of the carry's 16 bytes, which go to out's last 16 bytes,
- *                              the carry it is given and leaves; returns n
+ *   xs_vinterleave_joined      [0] rows, [1] size, [2] ssi, [3] nj (a multiple of
+ *                              16 / size), [4] byte offset of dst in out (src = in),
+ *                              [5] runs: that many runs one after another, each of
+ *                              the rows' next nj columns, joined from the second on,
+ *                              then the carry's bytes out as the caller writes them;
+ *                              returns the last run's n
  *   xs_vdeinterleave           [0] rows, [1] size, [2] stream, [3] dsj, [4] ni, [5] byte
  *                              offset of dst in out (src = in); returns n
  *   xs_vdeinterleave_lines     [0] rows, [1] size, [2] dsj, [3] ni, [4] byte offset of
@@ -309,18 +311,22 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
     }
     case XS_VCHECK_xs_vinterleave_joined: {
         const uint64_t rows = param[0], size = param[1], ssi = param[2], count = param[3],
-                       at = param[4], joined = param[5], from = param[6];
+                       at = param[4], runs = param[5];
         if ((rows != 2 && rows != 4) || (size != 1 && size != 2 && size != 4) ||
-            rows * size > 8 || count > XS_VCHECK_OUT || ssi > XS_VCHECK_OUT ||
-            at > XS_VCHECK_OUT || (at % 16) % size || joined > 1 || (joined && at < at % 16) ||
-            (rows - 1) * ssi + count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
-            at + rows * count * size > XS_VCHECK_OUT - 16 ||
-            from > sizeof(uint64_t) * XS_VCHECK_IN - 16)
+            rows * size > 8 || count > XS_VCHECK_OUT || count % (16 / size) || ssi > XS_VCHECK_OUT ||
+            at > XS_VCHECK_OUT || at % size || runs < 1 || runs > 8 ||
+            (rows - 1) * ssi + runs * count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
+            at + runs * rows * count * size > XS_VCHECK_OUT)
             return XS_VCHECK_OUTSIDE;
-        char *carry = out + XS_VCHECK_OUT - 16;
-        memcpy(carry, (const char *)in + from, 16);
-        result = xs_vinterleave_joined((const char *)in, (int64_t)ssi, out + at, (int64_t)count,
-                                       (int)rows, (int)size, carry, (int)joined);
+        _Alignas(64) char carry[64];
+        int from = 0;
+        char *dst = out + at;
+        for (uint64_t r = 0; r < runs; r++, dst += rows * count * size)
+            result = xs_vinterleave_joined((const char *)in + r * count * size, (int64_t)ssi, dst,
+                                           (int64_t)count, (int)rows, (int)size, carry, &from,
+                                           r > 0);
+        const int end = (int)((uintptr_t)dst & 63);
+        if (end > from) memcpy(dst - end + from, carry + from, (size_t)(end - from));
         break;
     }
     case XS_VCHECK_xs_vdeinterleave_lines: {

@@ -31,19 +31,26 @@
  * A transpose where one side has 2 or 4 elements of at most 8 bytes
  * together (the (2,1) and (4,1) tiles) is an interleave of rows, or its
  * inverse.
- * - Streamed, an interleave's non-temporal 16-byte stores need 16-byte
- *   boundaries. They leave the lines at the run's two ends in part for
- *   the runs before and after it, which the driver's order puts next to
- *   it (driver/relayout_run.c), so that each line is still completed at
- *   once. Off a boundary (an out= 2, 4 or 8 bytes past one), the run's
- *   pieces between boundaries are interleaved from its rows read so as to
- *   start there, and the piece across two runs is joined from both
- *   (xs_vinterleave_joined; xs_lines keeps what goes on).
- *   Ordinary stores had taken 1.4-1.55x the aligned time (bf16 (2,1) and
- *   s8 (4,1) tiles, to_linear, 64 MB, one thread, avx2 and avx512 on an
- *   AMD EPYC Zen 4); joined, 1.0-1.11x. Staging the run in L1 to go out
- *   in whole lines, every byte stored twice, took 1.2-1.8x; joining every
- *   piece from two vectors (two shuffles and an or each), 1.07-1.17x.
+ * - Streamed, an interleave goes out a whole line at a time, each line's
+ *   four 16-byte non-temporal stores in turn, the line a run ends in kept
+ *   for the run after it, which the driver's order puts next to it
+ *   (driver/relayout_run.c; xs_vinterleave_joined, xs_lines keeps what
+ *   goes on). Off a 16-byte boundary (an out= 2, 4 or 8 bytes past one),
+ *   the run's pieces between boundaries are interleaved from its rows read
+ *   so as to start there, and the piece across two runs is joined from
+ *   both. Ordinary stores had taken 1.4-1.55x the aligned time (bf16 (2,1)
+ *   and s8 (4,1) tiles, to_linear, 64 MB, one thread, avx2 and avx512 on
+ *   an AMD EPYC Zen 4); 16-byte pieces stored as each step made them,
+ *   1.0-1.11x there, but on an Intel Xeon (model 106, avx512, four
+ *   processes of each form taking turns) s8 tiles took 1.4-1.5x the aligned time 2 bytes
+ *   past a line and 1.65-1.76x 16 bytes past (each run's last line left
+ *   in part till the next run), and bf16 tiles 7.7-9.7 ms aligned and
+ *   10.3-14.1 16 bytes past; by whole lines, s8 6.2-9.1 ms aligned,
+ *   1.06-1.28x that 2 bytes past and 0.97-1.04x 16 bytes past, bf16
+ *   6.7-7.4 ms aligned, 0.95-1.11x off a line. Staging the run in L1 to go
+ *   out in whole lines, every byte stored twice, took 1.2-1.8x on the Zen
+ *   4; joining every piece from two vectors (two shuffles and an or each),
+ *   1.07-1.17x.
  * - Its inverse (xs_deinterleave) keeps the source's order, in which a
  *   tile's rows go on a tile's moves later. Into rows that start on
  *   lines it streams them directly, 32 bytes of each row a step (4 rows,
@@ -142,10 +149,11 @@ typedef struct {
 /* What streamed moves leave for later ones to complete: the line end held
  * (``end``, its bytes in ``held`` where not in the source); up to XS_ENDS
  * more set aside, their bytes still in their runs' source (``aside``, line
- * NULL: a free slot); the last 16 bytes of an interleave into a result not
- * 16-byte aligned (xs_vinterleave_joined), of which the last (joint % 16)
- * go at ``joint`` (NULL: none); and the rows of inverse interleaves staged
- * (NULL: none, at the baseline always). */
+ * NULL: a free slot); the line that a streamed interleave ended in
+ * (xs_vinterleave_joined), its bytes still to go out in ``carry`` from
+ * ``carried`` on, up to where the run ended, at ``joint`` (NULL: none);
+ * and the rows of inverse interleaves staged (NULL: none, at the baseline
+ * always). */
 typedef struct {
     _Alignas(64) char held[64];
     xs_line_end end;
@@ -154,7 +162,8 @@ typedef struct {
     int asides;        /* the slots of aside in use */
     int turn;          /* the slot of aside taken next where none is free */
     int found;         /* the slot after the one last taken back */
-    char carry[16];
+    _Alignas(64) char carry[64];
+    int carried;       /* the first byte of carry still to go out */
     char *joint;
     xs_held *rows;
 } xs_lines;
@@ -164,6 +173,7 @@ static inline void xs_lines_init(xs_lines *w, const xs_move *m) {
     w->end.line = NULL;
     memset(w->aside, 0, sizeof w->aside);
     w->asides = w->turn = w->found = 0;
+    w->carried = 0;
     w->joint = NULL;
     w->rows = NULL;
 }
@@ -491,10 +501,9 @@ static inline int xs_held_take(xs_held *h, const int size) {
 }
 
 static inline void xs_joint_flush(xs_lines *w) {
-    if (w->joint) {
-        const size_t d = (uintptr_t)w->joint & 15;
-        memcpy(w->joint - d, w->carry + 16 - d, d);
-    }
+    const int end = (int)((uintptr_t)w->joint & 63);
+    if (w->joint && end > w->carried)
+        memcpy(xs_line_of(w->joint) + w->carried, w->carry + w->carried, (size_t)(end - w->carried));
     w->joint = NULL;
 }
 
@@ -679,17 +688,25 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
     xs_transpose_scalar(src + j * size, dst + j * dsj, nj - j, ni, ssi, dsj, size);
 }
 
-static inline void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni, int64_t ssi,
-                                int64_t dsj, const int size, int stream, xs_lines *w) {
+/* Inlined into each range, whose moves call it once each: the interleave's
+ * whole-line frames made it too large for the compiler to inline, and a
+ * call a move (a 512-byte run of the bench's interleaves) cost bf16 (2,1)
+ * tiles 2 to 8 bytes past a line 1.2x the aligned time, against 1.0-1.1x
+ * inlined (Intel Xeon model 106, avx512, one run each). */
+static XS_ALWAYS_INLINE void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni,
+                                          int64_t ssi, int64_t dsj, const int size, int stream,
+                                          xs_lines *w) {
     (void)w;
 #ifdef XS_VTRANSPOSE_SIDE
     if (xs_row_groups(ni, dsj, size)) {
         int64_t j;
-        if (stream && ((uintptr_t)dst & 15) && (uintptr_t)dst % size == 0 && nj % (16 / size) == 0) {
+        if (stream && (uintptr_t)dst % size == 0 && nj % (16 / size) == 0) {
             const int joined = w->joint == dst;
             if (!joined) xs_joint_flush(w);
-            if (ni == 2) xs_vinterleave_joined(src, ssi, dst, nj, 2, size, w->carry, joined);
-            else xs_vinterleave_joined(src, ssi, dst, nj, 4, size, w->carry, joined);
+            if (ni == 2)
+                xs_vinterleave_joined(src, ssi, dst, nj, 2, size, w->carry, &w->carried, joined);
+            else
+                xs_vinterleave_joined(src, ssi, dst, nj, 4, size, w->carry, &w->carried, joined);
             w->joint = dst + nj * ni * size;
             return;
         }

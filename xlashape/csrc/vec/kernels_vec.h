@@ -373,17 +373,21 @@ static void xs_vtranspose(const char *src, int64_t ssi, char *dst, int64_t dsj, 
  * rows * size <= 8, nj >= 0; with stream, dst a multiple of 16. */
 static int64_t xs_vinterleave(const char *src, int64_t ssi, char *dst, int64_t nj,
                               const int rows, const int size, const int stream);
-/* The streamed xs_vinterleave (n as there) into a dst d = dst % 16 bytes
- * past a 16-byte boundary, d a multiple of size, that goes on from a run
- * before it: writes the run's bytes but its last d, which it leaves in
- * ``carry`` (its 16 bytes the run's last 16); where ``joined``, also the
- * d bytes before dst, from carry's last d (as the run before left them).
- * Stores past the caches only in whole 16-byte pieces on 16-byte
- * boundaries (the one across dst - d only where joined). Returns n; with
- * n 0, writes nothing. The caller writes carry's last d bytes where no
+/* The streamed xs_vinterleave (n as there) into any dst o = dst % 64
+ * bytes past a line (o a multiple of size), which goes on from the run
+ * before it where ``joined`` (one that ended at dst). ``carry`` (64 bytes,
+ * 16-byte aligned) holds the line that a run ends in at the bytes' places
+ * in it, good from byte *from on: those of it not yet written. Writes the
+ * run's bytes and, joined, those carry holds before dst, but for the
+ * bytes of its last line that it leaves in carry, *from set to the first
+ * good one (without joined, the bytes before dst are not the run's). Where
+ * the level streams, each line that all these bytes fill goes out by
+ * non-temporal stores; another by ordinary ones. Returns n; with n 0,
+ * writes nothing and, without joined, leaves nothing. The caller writes
+ * carry's bytes from *from to where the run ended (in its line) where no
  * run goes on from this one. */
 static int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, int64_t nj,
-                                     const int rows, const int size, char *carry,
+                                     const int rows, const int size, char *carry, int *from,
                                      const int joined);
 /* The inverse: the contiguous run src of groups of ``rows`` elements
  * split into ``rows`` result rows dsj apart: element i * rows + j of src

@@ -112,50 +112,125 @@ static inline __m128i xs_x86_join(__m128i a, __m128i b, __m128i ma, __m128i mb) 
     return _mm_or_si128(_mm_shuffle_epi8(a, ma), _mm_shuffle_epi8(b, mb));
 }
 
-/* kernels_vec.h, by 16-byte non-temporal stores on 16-byte boundaries but
- * for the run's first 16 - d bytes where not joined. The run's 16-byte
- * pieces between its first and last boundaries are interleaves of its
- * rows turned so that each piece starts where a boundary falls (the row
- * it falls in first, each row before it one element on), read by
- * unaligned loads; the piece across its first boundary and those of its
- * last 16 * rows bytes, which would read past the rows so, are joined
- * from the plain interleave's vectors. */
-static inline int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst, int64_t nj,
-                                            const int rows, const int size, char *carry,
-                                            const int joined) {
+/* The line that a streamed interleave (xs_vinterleave_joined) is writing,
+ * at ``line``: its 16-byte pieces before piece ``k`` in ``carry``, at their
+ * places, good from byte ``from`` on (0 but in a first line that no run
+ * before it began). */
+typedef struct {
+    char *line;
+    char *carry;
+    int k;
+    int from;
+} xs_x86_line;
+
+/* The next piece of l's line; a line so completed goes out, by
+ * non-temporal stores where all of it is good, else its good bytes by
+ * ordinary ones. */
+static inline void xs_x86_line_put(xs_x86_line *l, __m128i v) {
+    _mm_store_si128((__m128i *)(l->carry + 16 * l->k), v);
+    if (++l->k < 4) return;
+    if (l->from == 0) {
+        for (int q = 0; q < 4; q++)
+            _mm_stream_si128((__m128i *)(l->line + 16 * q), XS_X86_LOAD(l->carry + 16 * q));
+    } else {
+        memcpy(l->line + l->from, l->carry + l->from, (size_t)(64 - l->from));
+    }
+    l->line += 64, l->k = 0, l->from = 0;
+}
+
+/* 16 bytes of each of the rows at p[0] to p[rows - 1], ``at`` bytes on,
+ * interleaved (xs_x86_interleave16). */
+static inline void xs_x86_interleave16_at(const char *const *p, int64_t at, const int rows,
+                                          const int size, __m128i *v) {
+    const char *s[4];
+    for (int q = 0; q < rows; q++) s[q] = p[q] + at;
+    xs_x86_interleave16(s, rows, size, v);
+}
+
+/* Those, each piece put on l's line. */
+static XS_ALWAYS_INLINE void xs_x86_line_step(xs_x86_line *l, const char *const *p, int64_t at,
+                                              const int rows, const int size) {
+    __m128i v[4];
+    xs_x86_interleave16_at(p, at, rows, size, v);
+    for (int q = 0; q < rows; q++) xs_x86_line_put(l, v[q]);
+}
+
+/* ``lines`` whole lines from the rows at p, ``at`` bytes on (4 / rows
+ * steps a line), the first c pieces of each the last c of the line before
+ * (of the first, those in l's carry, all good), each line's four 16-byte
+ * non-temporal stores in turn: a line left in part while the next rows
+ * are read and interleaved took 1.3-1.8x the time (s8 (4,1) and bf16
+ * (2,1) tiles, to_linear, 64 MB, one thread, Intel Xeon model 106, avx2
+ * and avx512: relayout_impl.h). */
+static XS_ALWAYS_INLINE void xs_x86_whole_lines(xs_x86_line *l, const char *const *p, int64_t at,
+                                                int64_t lines, const int rows, const int size,
+                                                const int c) {
+    __m128i r[3];
+    for (int z = 0; z < c; z++) r[z] = XS_X86_LOAD(l->carry + 16 * z);
+    char *line = l->line;
+    for (int64_t t = 0; t < lines; t++, line += 64) {
+        __m128i v[4];
+        for (int h = 0; h < 4; h += rows, at += 16) xs_x86_interleave16_at(p, at, rows, size, v + h);
+        for (int z = 0; z < c; z++) _mm_stream_si128((__m128i *)(line + 16 * z), r[z]);
+        for (int q = 0; q < 4 - c; q++) _mm_stream_si128((__m128i *)(line + 16 * (c + q)), v[q]);
+        for (int z = 0; z < c; z++) r[z] = v[4 - c + z];
+    }
+    for (int z = 0; z < c; z++) _mm_store_si128((__m128i *)(l->carry + 16 * z), r[z]);
+    l->line = line;
+}
+
+/* kernels_vec.h. A run not on a 16-byte boundary (d = dst % 16 bytes
+ * past one) is put on its lines in 16-byte pieces on boundaries: the
+ * piece across its first boundary joined from the carry's d bytes and
+ * the plain interleave's first vector, the pieces up to its last
+ * 16 * rows bytes interleaves of its rows turned so that each piece
+ * starts where a boundary falls (the row it falls in first, each row
+ * before it one element on), read by unaligned loads, and those after,
+ * which would read past the rows so, joined from the plain interleave's
+ * last vectors, whose last d bytes stay in the carry. */
+static XS_ALWAYS_INLINE int64_t xs_vinterleave_joined(const char *src, int64_t ssi, char *dst,
+                                                      int64_t nj, const int rows, const int size,
+                                                      char *carry, int *from, const int joined) {
     const int64_t step = 16 / size, steps = nj / step;
+    const int o = (int)((uintptr_t)dst & 63), d = o & 15, e = (16 - d) / size;
+    if (!joined) *from = o;
     if (steps == 0) return 0;
-    const int d = (int)((uintptr_t)dst & 15), e = (16 - d) / size;
-    const __m128i ma = XS_X86_LOAD(xs_x86_join_masks + 16 - d);
-    const __m128i mb = XS_X86_LOAD(xs_x86_join_masks + 32 - d);
+    xs_x86_line l = {dst - o, carry, (o - d) / 16, *from};
     const char *p[4];
     __m128i v[4];
+    int64_t turned = steps, at = 0;
     xs_x86_rows_at(src, ssi, 0, rows, size, p);
-    xs_x86_interleave16(p, rows, size, v);
-    if (joined) {
-        _mm_stream_si128((__m128i *)(dst - d), xs_x86_join(XS_X86_LOAD(carry), v[0], ma, mb));
-    } else {
-        _Alignas(16) char head[16];
-        _mm_store_si128((__m128i *)head, v[0]);
-        memcpy(dst, head, (size_t)(16 - d));
-    }
-    char *a = dst + 16 - d;
-    for (int q = 0; q < rows; q++) {  /* turned: each step from element e of the run on */
-        const int row = (e + q) % rows;
-        p[q] = src + row * ssi + ((e + q) / rows) * size;
-    }
-    for (int64_t t = 1; t < steps; t++, a += 16 * rows) {
+    if (d) {
+        const __m128i mb = XS_X86_LOAD(xs_x86_join_masks + 32 - d);
         xs_x86_interleave16(p, rows, size, v);
-        for (int q = 0; q < rows; q++) {
-            _mm_stream_si128((__m128i *)(a + 16 * q), v[q]);
-            p[q] += 16;
+        xs_x86_line_put(&l, _mm_blendv_epi8(_mm_shuffle_epi8(v[0], mb),
+                                            XS_X86_LOAD(carry + 16 * l.k), mb));
+        for (int q = 0; q < rows; q++) {  /* turned: each step from element e of the run on */
+            const int row = (e + q) % rows;
+            p[q] = src + row * ssi + ((e + q) / rows) * size;
         }
+        turned = steps - 1;
     }
-    xs_x86_rows_at(src, ssi, (steps - 1) * step, rows, size, p);
-    xs_x86_interleave16(p, rows, size, v);
-    for (int q = 0; q + 1 < rows; q++)
-        _mm_stream_si128((__m128i *)(a + 16 * q), xs_x86_join(v[q], v[q + 1], ma, mb));
-    _mm_storeu_si128((__m128i *)carry, v[rows - 1]);
+    const int per = 4 / rows;  /* steps a line */
+    for (; turned > 0 && l.from; turned--, at += 16) xs_x86_line_step(&l, p, at, rows, size);
+    const int64_t lines = turned / per;
+    switch (l.k) {
+    case 0: xs_x86_whole_lines(&l, p, at, lines, rows, size, 0); break;
+    case 1: xs_x86_whole_lines(&l, p, at, lines, rows, size, 1); break;
+    case 2: xs_x86_whole_lines(&l, p, at, lines, rows, size, 2); break;
+    default: xs_x86_whole_lines(&l, p, at, lines, rows, size, 3);
+    }
+    at += 16 * lines * per;
+    for (turned -= lines * per; turned > 0; turned--, at += 16) xs_x86_line_step(&l, p, at, rows, size);
+    if (d) {
+        const __m128i ma = XS_X86_LOAD(xs_x86_join_masks + 16 - d);
+        const __m128i mb = XS_X86_LOAD(xs_x86_join_masks + 32 - d);
+        xs_x86_rows_at(src, ssi, (steps - 1) * step, rows, size, p);
+        xs_x86_interleave16(p, rows, size, v);
+        for (int q = 0; q + 1 < rows; q++) xs_x86_line_put(&l, xs_x86_join(v[q], v[q + 1], ma, mb));
+        _mm_store_si128((__m128i *)(carry + 16 * l.k), _mm_shuffle_epi8(v[rows - 1], ma));
+    }
+    *from = l.from;
     return steps * step;
 }
 
