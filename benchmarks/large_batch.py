@@ -11,7 +11,10 @@ thresholds and with the CPU's own, as fractions of one ``np.copyto`` of as
 many bytes (above 1: faster than the copy), and prints the caches and
 thresholds beside them, so that a threshold can be chosen by what the CPU
 reports rather than by its model name. Then it times the ravel at the
-CPU's thresholds with each prefetch mode (``xlashape.cpu.PREFETCH_MODES``).
+CPU's thresholds with each prefetch mode (``xlashape.cpu.PREFETCH_MODES``),
+and how fast this core reads the ravel's input and nothing else (NumPy's
+``max`` of the rows): a ravel reads four times what it writes, so where
+one core reads slower than it copies, that read is its ceiling.
 
 Run from anywhere with xlashape installed, on an otherwise idle machine::
 
@@ -72,7 +75,10 @@ def main() -> None:
           + ", ".join(f"L{k} {v // 1024} KiB" for k, v in sorted(shares.items())))
     print(f"thresholds at import: stream_bytes {own[0]}, align_bytes {own[1]};"
           f" prefetch {own_prefetch!r}; a call moves {40 * n} bytes")
-    calls: dict[str, Callable[[], object]] = {"copy": lambda: np.copyto(target, source)}
+    calls: dict[str, Callable[[], object]] = {
+        "copy": lambda: np.copyto(target, source),
+        "read": rows.max,
+    }
     for path, wanted in PATHS.items():
         thresholds = (own[0] if wanted[0] is None else wanted[0], own[1] if wanted[1] is None else wanted[1])
         for name, (flat, table) in outs.items():
@@ -103,6 +109,8 @@ def main() -> None:
     for mode in cpu.PREFETCH_MODES:
         cells = [f"out= {name}: ravel {copy / times[prefetched[mode, name]]:.2f}" for name in outs]
         print(f"  {mode:24s} " + " | ".join(cells))
+    print(f"reading the ravel's input alone (np.max of the rows): {copy / times['read']:.2f}"
+          " (a ravel reads as much, and writes a quarter of that besides)")
 
 
 if __name__ == "__main__":
