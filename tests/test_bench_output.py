@@ -295,6 +295,15 @@ def test_sizes_no_64_bit_machine_could_hold_are_refused_whatever_the_memory(avai
                                   "machine can address (18.4 EB)")
 
 
+def test_a_long_cpu_name_wraps_the_opening_line():
+    info = {"cpu": "Intel(R) Xeon(R) Platinum 8592+ Processor @ 2.80GHz, of a long name",
+            "cpu_vendor": "GenuineIntel", "cores": 16, "level": "avx512", "numpy": "2.4.6"}
+    lines = bench.opening_lines(info)
+    assert len(lines) == 2 and max(map(len, lines)) <= bench_report.WIDTH
+    assert " ".join(lines) == ("xlashape bench on Intel(R) Xeon(R) Platinum 8592+ Processor @ 2.80GHz, of a "
+                               "long name (GenuineIntel, 16 cores), level avx512, NumPy 2.4.6")
+
+
 # -- the command ---------------------------------------------------------------------
 def test_the_default_run_prints_its_summary_within_a_screen(cli):
     result = cli("bench")

@@ -313,12 +313,12 @@ static int64_t XS_VCHECK_FN(xs_vcheck_run)(int op, const uint64_t *in, const uin
         const uint64_t rows = param[0], size = param[1], ssi = param[2], count = param[3],
                        at = param[4], runs = param[5];
         if ((rows != 2 && rows != 4) || (size != 1 && size != 2 && size != 4) ||
-            rows * size > 8 || count > XS_VCHECK_OUT || count % (16 / size) || ssi > XS_VCHECK_OUT ||
-            at > XS_VCHECK_OUT || at % size || runs < 1 || runs > 8 ||
+            rows * size > 8 || count > XS_VCHECK_OUT || count % (16 / size) ||
+            ssi > XS_VCHECK_OUT || at > XS_VCHECK_OUT || at % size || runs < 1 || runs > 8 ||
             (rows - 1) * ssi + runs * count * size > sizeof(uint64_t) * XS_VCHECK_IN ||
             at + runs * rows * count * size > XS_VCHECK_OUT)
             return XS_VCHECK_OUTSIDE;
-        _Alignas(64) char carry[64];
+        _Alignas(64) char carry[64] = {0};
         int from = 0;
         char *dst = out + at;
         for (uint64_t r = 0; r < runs; r++, dst += rows * count * size)

@@ -659,6 +659,12 @@ def _where(info: dict[str, Any]) -> str:
     return f"{info['cpu']} ({vendor}{info['cores']} cores)"
 
 
+def opening_lines(info: dict[str, Any]) -> list[str]:
+    """A run's first lines on stderr: the CPU, the level and NumPy's
+    version, wrapped (a CPU's name can be long)."""
+    return wrap(f"xlashape bench on {_where(info)}, level {info['level']}, NumPy {info['numpy']}")
+
+
 def _threads(count: int) -> str:
     return f"{count} thread{'s' if count > 1 else ''}"
 
@@ -1027,8 +1033,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     check_memory([case for case, _, _ in cases], available_memory())
     info = machine()
-    print(f"xlashape bench on {_where(info)}, level {info['level']}, "
-          f"NumPy {info['numpy']}", file=sys.stderr)
+    for line in opening_lines(info):
+        print(line, file=sys.stderr)
     sections = new_sections()
     records, alignment, scalars, drop_ins = (s.records for s in sections)
     progress = _Progress()

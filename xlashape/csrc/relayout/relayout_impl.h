@@ -173,6 +173,7 @@ static inline void xs_lines_init(xs_lines *w, const xs_move *m) {
     w->end.line = NULL;
     memset(w->aside, 0, sizeof w->aside);
     w->asides = w->turn = w->found = 0;
+    memset(w->carry, 0, sizeof w->carry);  /* read, but not kept, before a run fills it */
     w->carried = 0;
     w->joint = NULL;
     w->rows = NULL;
@@ -503,7 +504,8 @@ static inline int xs_held_take(xs_held *h, const int size) {
 static inline void xs_joint_flush(xs_lines *w) {
     const int end = (int)((uintptr_t)w->joint & 63);
     if (w->joint && end > w->carried)
-        memcpy(xs_line_of(w->joint) + w->carried, w->carry + w->carried, (size_t)(end - w->carried));
+        memcpy(xs_line_of(w->joint) + w->carried, w->carry + w->carried,
+               (size_t)(end - w->carried));
     w->joint = NULL;
 }
 

@@ -159,7 +159,7 @@ static XS_ALWAYS_INLINE void xs_x86_line_step(xs_x86_line *l, const char *const 
  * steps a line), the first c pieces of each the last c of the line before
  * (of the first, those in l's carry, all good), each line's four 16-byte
  * non-temporal stores in turn: a line left in part while the next rows
- * are read and interleaved took 1.3-1.8x the time (s8 (4,1) and bf16
+ * are read and interleaved took 1.15-1.8x the time (s8 (4,1) and bf16
  * (2,1) tiles, to_linear, 64 MB, one thread, Intel Xeon model 106, avx2
  * and avx512: relayout_impl.h). */
 static XS_ALWAYS_INLINE void xs_x86_whole_lines(xs_x86_line *l, const char *const *p, int64_t at,
@@ -170,7 +170,8 @@ static XS_ALWAYS_INLINE void xs_x86_whole_lines(xs_x86_line *l, const char *cons
     char *line = l->line;
     for (int64_t t = 0; t < lines; t++, line += 64) {
         __m128i v[4];
-        for (int h = 0; h < 4; h += rows, at += 16) xs_x86_interleave16_at(p, at, rows, size, v + h);
+        for (int h = 0; h < 4; h += rows, at += 16)
+            xs_x86_interleave16_at(p, at, rows, size, v + h);
         for (int z = 0; z < c; z++) _mm_stream_si128((__m128i *)(line + 16 * z), r[z]);
         for (int q = 0; q < 4 - c; q++) _mm_stream_si128((__m128i *)(line + 16 * (c + q)), v[q]);
         for (int z = 0; z < c; z++) r[z] = v[4 - c + z];
@@ -221,7 +222,8 @@ static XS_ALWAYS_INLINE int64_t xs_vinterleave_joined(const char *src, int64_t s
     default: xs_x86_whole_lines(&l, p, at, lines, rows, size, 3);
     }
     at += 16 * lines * per;
-    for (turned -= lines * per; turned > 0; turned--, at += 16) xs_x86_line_step(&l, p, at, rows, size);
+    for (turned -= lines * per; turned > 0; turned--, at += 16)
+        xs_x86_line_step(&l, p, at, rows, size);
     if (d) {
         const __m128i ma = XS_X86_LOAD(xs_x86_join_masks + 16 - d);
         const __m128i mb = XS_X86_LOAD(xs_x86_join_masks + 32 - d);
