@@ -446,8 +446,10 @@ def test_relayout_refuses_what_only_the_index_grid_takes(cli):
 
 def test_progress_on_a_terminal_is_one_line_redrawn_then_cleared(cli):
     drawn = stderr_on_a_terminal(cli, "bench", *FAST)
-    head, _, progress = drawn.partition("\n")  # the line naming the machine, then the bar
-    assert head.startswith("xlashape bench on ")
+    # the lines naming the machine (the terminal ends them with \r\n), then the bar
+    head, _, progress = drawn.replace("\r\n", "\n").partition("\r")
+    assert head.startswith("xlashape bench on ") and head.endswith("\n")
+    assert all(len(line) <= WIDTH for line in head.splitlines())
     frames = progress.split("\r")
     assert "\n" not in progress.rstrip("\n") and len(frames) > 4
     assert any(frame.startswith("[1/4] ravel raise int64 row-major N=1e+03") for frame in frames)
