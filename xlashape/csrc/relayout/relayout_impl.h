@@ -694,7 +694,7 @@ static inline void xs_transpose_block(const char *src, char *dst, int64_t nj, in
  * whole-line frames made it too large for the compiler to inline, and a
  * call a move (a 512-byte run of the bench's interleaves) cost bf16 (2,1)
  * tiles 2 to 8 bytes past a line 1.2x the aligned time, against 1.0-1.1x
- * inlined (Intel Xeon model 106, avx512, one run each). */
+ * inlined (Intel Xeon model 106, avx512, two processes each). */
 static XS_ALWAYS_INLINE void xs_transpose(const char *src, char *dst, int64_t nj, int64_t ni,
                                           int64_t ssi, int64_t dsj, const int size, int stream,
                                           xs_lines *w) {
