@@ -253,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
     min_time, min_rounds = (0.05, 3) if args.quick else (1.0, 7)
     thread_counts = args.threads or [1]
     info = machine()
-    for line in wrap(f"xlashape bench --relayout on {info['cpu']} ({info['cores']} cores), level {info['level']}"):
+    cpu_text = f"{info['cpu']} ({info['cores']} cores), level {info['level']}"
+    for line in wrap(f"xlashape bench --relayout on {cpu_text}"):
         print(line, file=sys.stderr)
     records = []
     for k, row in enumerate(ROWS, 1):
