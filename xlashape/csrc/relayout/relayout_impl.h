@@ -42,15 +42,15 @@
  *   and s8 (4,1) tiles, to_linear, 64 MB, one thread, avx2 and avx512 on
  *   an AMD EPYC Zen 4); 16-byte pieces stored as each step made them,
  *   1.0-1.11x there, but on an Intel Xeon (model 106, avx512, four
- *   processes of each form taking turns) s8 tiles took 1.4-1.5x the aligned time 2 bytes
- *   past a line and 1.65-1.76x 16 bytes past (each run's last line left
- *   in part till the next run), and bf16 tiles 7.7-9.7 ms aligned and
- *   10.3-14.1 16 bytes past; by whole lines, s8 6.2-9.1 ms aligned,
- *   1.06-1.28x that 2 bytes past and 0.97-1.04x 16 bytes past, bf16
- *   6.7-7.4 ms aligned, 0.95-1.11x off a line. Staging the run in L1 to go
- *   out in whole lines, every byte stored twice, took 1.2-1.8x on the Zen
- *   4; joining every piece from two vectors (two shuffles and an or each),
- *   1.07-1.17x.
+ *   processes of each form taking turns) s8 tiles took 1.4-1.5x the
+ *   aligned time 2 bytes past a line and 1.65-1.76x 16 bytes past (each
+ *   run's last line left in part till the next run), and bf16 tiles
+ *   7.7-9.7 ms aligned and 10.3-14.1 16 bytes past; by whole lines, s8
+ *   6.2-9.1 ms aligned, 1.06-1.28x that 2 bytes past and 0.97-1.04x 16
+ *   bytes past, bf16 6.7-7.4 ms aligned, 0.95-1.11x off a line. Staging
+ *   the run in L1 to go out in whole lines, every byte stored twice, took
+ *   1.2-1.8x on the Zen 4; joining every piece from two vectors (two
+ *   shuffles and an or each), 1.07-1.17x.
  * - Its inverse (xs_deinterleave) keeps the source's order, in which a
  *   tile's rows go on a tile's moves later. Into rows that start on
  *   lines it streams them directly, 32 bytes of each row a step (4 rows,

@@ -1,7 +1,8 @@
 /* xs_vinterleave_joined (kernels_vec.h) by plain stores, through the
  * level's own xs_vinterleave, leaving nothing in the carry, and
- * xs_vstore_line_blend_nt and xs_vdeinterleave_lines (kernels_vec_staged_lines.h) through its
- * xs_vdeinterleave and xs_vstore_line_nt: for the levels that store no
+ * xs_vstore_line_blend_nt and xs_vdeinterleave_lines
+ * (kernels_vec_staged_lines.h) through its xs_vdeinterleave and
+ * xs_vstore_line_nt: for the levels that store no
  * interleave past the caches (the portable level and NEON), where there
  * is no 16-byte boundary to keep to. Included by their headers after
  * those operations; not a level of its own. */
